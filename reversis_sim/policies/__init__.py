@@ -1,0 +1,12 @@
+"""Policies: parameterised families, the registry (name <-> id) and the spec parser.
+
+A policy is written ``family`` or ``family:key=value,key=value`` (DESIGN.md decision 5).
+"""
+
+from __future__ import annotations
+
+from .registry import FAMILIES, PolicySpec, PolicySpecError, make_policy, parse_spec, parse_seats
+from .view import Payment, Policy, SeatView, TrickRecord
+
+__all__ = ["FAMILIES", "Payment", "Policy", "PolicySpec", "PolicySpecError", "SeatView", "TrickRecord",
+           "make_policy", "parse_seats", "parse_spec"]

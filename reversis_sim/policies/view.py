@@ -1,0 +1,105 @@
+"""What a seat may know, and the interface every policy answers.
+
+A policy sees its own hand, the cards played, the voids they revealed, the talon cards it knows (its own discard,
+the card it looked at), the pool and the payments so far, and nothing else (issue 4's information discipline).
+Engines build a :class:`SeatView` for each decision; policies never touch the engine's state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from .. import cards as C
+from .. import keys
+from ..rules import Rules
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One movement of chips. ``payer``/``payee`` is a seat number or ``"pool"``; ``trick`` is 1-based or None."""
+
+    trick: int | None
+    payer: int | str
+    payee: int | str
+    amount: int
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"trick": self.trick, "from": self.payer, "to": self.payee, "amount": self.amount,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class TrickRecord:
+    leader: int
+    cards: tuple[int, ...]  # in playing order from the leader
+    winner: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything seat ``seat`` may know when it decides.
+
+    ``hand`` and ``legal`` are sorted by card code. ``current`` holds the cards already played to the trick in
+    progress, in playing order from ``leader``.
+    """
+
+    rules: Rules
+    seat: int
+    dealer: int
+    hand: tuple[int, ...]
+    trick_index: int  # 0-based trick in progress (0 before play)
+    leader: int | None
+    current: tuple[int, ...]
+    tricks: tuple[TrickRecord, ...]
+    talon_known: tuple[int, ...]
+    pool: int
+    payments: tuple[Payment, ...]
+    espagnolette: int | None  # the declarer's seat, if any
+    policy_stream: int  # this seat's random stream for this deal (keys.stream(..., PURPOSE_POLICY, seat))
+
+    def draw(self, index: int) -> int:
+        """The seat's 64-bit random draw for decision ``index`` (see :mod:`reversis_sim.keys`)."""
+        return keys.draw(self.policy_stream, index)
+
+    def voids(self) -> list[set[int]]:
+        """Suits each seat has shown it lacks (it did not follow a led suit), from the tricks played so far.
+
+        An espagnolette declarer's renounce in the first tricks (R39) reveals nothing, so it is not counted.
+        """
+        out: list[set[int]] = [set() for _ in range(self.rules.n_seats)]
+        done = [(t.leader, t.cards) for t in self.tricks]
+        if self.leader is not None and self.current:
+            done.append((self.leader, self.current))
+        for ti, (leader, played) in enumerate(done):
+            led = C.suit_of(played[0])
+            seat = leader
+            for card in played[1:]:
+                seat = self.next_seat(seat)
+                free = seat == self.espagnolette and ti < self.rules.espagnolette_renounce_tricks
+                if C.suit_of(card) != led and not free:
+                    out[seat].add(led)
+        return out
+
+    def next_seat(self, seat: int) -> int:
+        """The seat that plays after ``seat`` (skipping a dealer who sits out)."""
+        n = self.rules.n_seats
+        nxt = (seat + 1) % n
+        if self.rules.dealer_sits_out and nxt == self.dealer:
+            nxt = (nxt + 1) % n
+        return nxt
+
+
+class Policy(Protocol):
+    """The three decisions of a deal. Each gets the seat's view; none may look further."""
+
+    def exchange(self, view: SeatView) -> int | None:
+        """Talon exchange (R13, R14). The dealer returns the card to discard. A non-dealer returns the card to
+        discard in order to take its face-down card, or None to keep its hand and only look at that card."""
+
+    def declare_espagnolette(self, view: SeatView) -> bool:
+        """Declare the espagnolette (R38); asked only of an eligible seat."""
+
+    def play(self, view: SeatView, legal: tuple[int, ...]) -> int:
+        """The card to play, one of ``legal`` (sorted by card code)."""

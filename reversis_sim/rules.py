@@ -1,0 +1,320 @@
+"""Rules as data: one frozen, validated dataclass and the named presets (RULES.md §2.2, §3).
+
+Every rule difference between the seed documents is a field of :class:`Rules`; a preset is a named instance. The
+field defaults are the ``parlett`` values (RULES.md §1, the classic game). Fields that only other presets use have a
+neutral default ("rule absent") and say which preset needs them.
+
+Engines never read the dataclass in a hot loop: :meth:`Rules.tables` precomputes the per-card tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from . import cards as C
+
+TALON_MODES = ("none", "optional_blind_exchange", "take_then_discard")
+PARTY_PAYERS = ("each_other", "loser_only", "none")
+ESPAGNOLETTE_HANDS = ("four_aces", "JH_plus_three_aces", "four_aces_plus_JH", "three_aces_plus_king")
+ROLLBACK_PARTS = ("side_payments", "pool", "led_claims")
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be played; the message names the field and the valid values."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A complete Reversis rule set. Defaults = preset ``parlett`` (RULES.md §1 / §2.2)."""
+
+    name: str = "parlett"
+    """Preset name as written in the deal record's ``rules`` field."""
+    source: str = "seed 004 (Parlett's account), RULES.md §1"
+    """Where the rule set comes from."""
+
+    # --- table and cards (R1-R8) -----------------------------------------------------------------------
+    n_seats: int = 4
+    """Seats at the table, numbered in playing order (R3). 5 only in ``modern_five``."""
+    ranks: str = "AKQJ98765432"
+    """Ranks in the deck, high to low in play (R5, R6). ``T`` adds the tens (52-card presets)."""
+    special_rank: str | None = None
+    """``"JH_top_of_hearts"``: the J♥ beats every heart (``serbian``, A26). None otherwise."""
+    dealer_step: int = 1
+    """Next dealer = dealer + step (R4: +1, to the right; ``modern`` -1)."""
+    dealer_sits_out: bool = False
+    """The dealer is dealt no cards and does not play (``modern_five``)."""
+
+    # --- deal and talon (R11-R15) ----------------------------------------------------------------------
+    hand_size: int = 11
+    """Cards dealt to each player (R11); also the number of tricks."""
+    dealer_extra_card: bool = True
+    """The dealer gets one more card and discards one to the talon (R11, R13)."""
+    talon_mode: str = "optional_blind_exchange"
+    """``none`` | ``optional_blind_exchange`` (R14) | ``take_then_discard`` (``serbian``, F3.2)."""
+    first_lead_rule: str = "any"
+    """``any`` (R20) | ``heart_if_able`` (Encyclopédie option)."""
+
+    # --- points (R7, R31) ------------------------------------------------------------------------------
+    card_points: tuple[tuple[str, int], ...] = (("A", 4), ("K", 3), ("Q", 2), ("J", 1))
+    """Points of each rank taken in tricks (R7); ranks not named score 0."""
+    trick_point_overrides: tuple[tuple[str, int], ...] = ()
+    """Cards that score differently in tricks, e.g. ``(("AD", 5), ("JH", 4))`` in ``serbian``."""
+    talon_point_overrides: tuple[tuple[str, int], ...] = ()
+    """Cards that score differently in the talon, e.g. ``(("AD", 5), ("JH", 3))`` in ``pierer``."""
+
+    # --- stakes and the pool (R9, R10, F0.6) -----------------------------------------------------------
+    restake_below: int = 1
+    """A new pool is staked when the pool before the deal is below this (1: when empty; 0: never)."""
+    restake_each: int = 5
+    """Paid into a new pool by each non-dealer (R9)."""
+    restake_dealer: int = 5
+    """Paid into a new pool by the dealer, instead of ``restake_each``."""
+    every_each: int = 0
+    """Paid into the pool by each non-dealer on every deal."""
+    every_dealer: int = 5
+    """Paid into the pool by the dealer on every deal (R9: "the dealer adds 5 more for each deal")."""
+    double_ante_after_placement: bool = False
+    """``serbian`` (F3.3): every-deal antes doubled after a deal with a J♥ placement."""
+    pool_persists: bool = True
+    """The pool carries over to the next deal until won (R10)."""
+
+    # --- side payments (§1.7, R22-R24) -----------------------------------------------------------------
+    ace_dumped: int = 1
+    """Trick winner pays the dumper of an Ace (not A♦)."""
+    ace_forced: int = 1
+    """Holder of a forced Ace pays the leader."""
+    ace_led: int = 1
+    """Holder of a led Ace pays the party winner (R22)."""
+    ace_diamond_dumped: int = 2
+    ace_diamond_forced: int = 2
+    ace_diamond_led: int = 2
+    quinola_dumped: int = 5
+    """Trick winner pays the dumper of the J♥."""
+    quinola_forced_holder: int = 10
+    """Holder of a forced J♥ pays the leader (R23)."""
+    quinola_forced_each_other: int = 5
+    """Each player who is neither leader nor holder also pays the leader (R23, A5)."""
+    quinola_led_holder: int = 10
+    """Holder of a led J♥ pays the party winner (R22, A4)."""
+    quinola_pool_dumped: str = "win_pool"
+    """What a dumped J♥ does to the pool: ``win_pool`` (R26) | ``none``."""
+    quinola_pool_forced: str = "double_pool"
+    """What a forced J♥ does to the pool: ``double_pool`` (R25: holder pays the pool's amount) | ``none``."""
+    quinola_pool_led: str = "double_pool"
+    """What a led J♥ does to the pool (R25)."""
+    opposite_factor: int = 2
+    """Side payments between opposite seats are multiplied by this (R2, R24)."""
+    last_tricks_count: int = 2
+    """Side payments in the last this-many tricks are multiplied by ``last_tricks_factor`` (R24)."""
+    last_tricks_factor: int = 2
+
+    # --- the party (R28-R33) ---------------------------------------------------------------------------
+    party_bonus: int = 4
+    """Party value = this + the card points of the talon (R31)."""
+    party_payers: str = "each_other"
+    """``each_other`` (R32: every other player pays) | ``loser_only`` (PEN) | ``none``."""
+    party_opposite_factor: int = 2
+    """The party paid between opposite seats is multiplied by this (R32)."""
+    tie_order: tuple[int, ...] = (0, 1, 2, 3)
+    """After fewest tricks, ties go to dealer + k for k in this order (R29: d, d+1, d+2, d+3)."""
+
+    # --- the reversis (R34-R37) ------------------------------------------------------------------------
+    reversis_enabled: bool = True
+    reversis_commit_after: int = 9
+    """Winning tricks 1..this commits a player to the reversis (R34)."""
+    reversis_rollback: tuple[str, ...] = ROLLBACK_PARTS
+    """What the commitment returns from tricks 1..commit (R35, A10)."""
+    reversis_neighbour: int = 16
+    """Paid by each neighbour on a made reversis (R36)."""
+    reversis_opposite: int = 32
+    """Paid by the opposite seat on a made reversis (R36)."""
+    reversis_each_opponent: int = 0
+    """``modern`` family: paid by each opponent instead of neighbour/opposite amounts."""
+    reversis_plus_pool: bool = False
+    """A made reversis also takes the pool (``modern``, ``serbian``)."""
+    reversis_to_breaker: int = 64
+    """A broken reversis pays this to the breaker (R37; G9)."""
+    cancel_party_on_success: bool = True
+    """A made reversis cancels the party (R36)."""
+
+    # --- the espagnolette (R38-R42) --------------------------------------------------------------------
+    espagnolette_enabled: bool = True
+    espagnolette_hands: tuple[str, ...] = ("four_aces", "JH_plus_three_aces")
+    """Hands that may declare (R38)."""
+    espagnolette_renounce_tricks: int = 9
+    """The declarer may refuse to follow suit in tricks 1..this (R39); 0 = never."""
+    espagnolette_success: str = "zero_tricks"
+    """``zero_tricks`` (R40) | ``is_deal_winner`` (``serbian``, A29)."""
+    espagnolette_return_factor: int = 2
+    """A failed declarer returns each standing dump payment times this (R41)."""
+    espagnolette_pool_return_factor: int = 2
+    """A failed declarer puts back the pool he won times this (R41)."""
+
+    # --- other families (homes for their parameters; engines reject what they do not implement) ------
+    penalty_to_pool: bool = False
+    """``modern``: card points are paid into the pot as penalty fiches (A18)."""
+    bete_payment: int = 0
+    """``modern``/``serbian``: the bête (worst key) pays the deal winner this (0 = no bête)."""
+    winner_takes_pool: bool = False
+    """``modern``/``serbian``: the deal winner takes what is left of the pot (A23, A27)."""
+    quinola_capture_surcharge: int = 0
+    """``modern``: capturing the J♥ other than by placement costs pot + this, into the pot (A22)."""
+    espagnolette_goal_choice: bool = False
+    """``modern``: the declarer chooses ``lose_all`` or ``win_all``."""
+
+    # --- simple scoring (V1, F4.3) ---------------------------------------------------------------------
+    simple_scoring: bool = False
+    """No fish at all: running card points, J♥ scores ``simple_quinola_extra`` more."""
+    simple_quinola_extra: int = 5
+    target_total: int = 100
+
+    # --- the match (F0.8) ------------------------------------------------------------------------------
+    match_deals: int = 12
+    """Deals per match by default (a multiple of the seat count, A35)."""
+    start_chips: int = 400
+    """Starting chips of each player (reported, never used to stop play)."""
+
+    def __post_init__(self) -> None:
+        def need(ok: bool, what: str) -> None:
+            if not ok:
+                raise RulesError(f"rules {self.name!r}: {what}")
+
+        need(self.n_seats in (4, 5), f"n_seats must be 4 or 5, not {self.n_seats}")
+        need(len(set(self.ranks)) == len(self.ranks) and set(self.ranks) <= set(C.RANKS),
+             f"ranks must be distinct characters of {C.RANKS!r}, got {self.ranks!r}")
+        need("A" in self.ranks and "J" in self.ranks, "ranks must include the Ace and the Jack")
+        need(self.special_rank in (None, "JH_top_of_hearts"), "special_rank must be None or 'JH_top_of_hearts'")
+        need(self.dealer_step in (1, -1), "dealer_step must be +1 or -1")
+        need(self.talon_mode in TALON_MODES, f"talon_mode must be one of {', '.join(TALON_MODES)}")
+        need(self.first_lead_rule in ("any", "heart_if_able"), "first_lead_rule must be 'any' or 'heart_if_able'")
+        need(self.party_payers in PARTY_PAYERS, f"party_payers must be one of {', '.join(PARTY_PAYERS)}")
+        need(self.quinola_pool_dumped in ("win_pool", "none"), "quinola_pool_dumped must be win_pool or none")
+        for f in ("quinola_pool_forced", "quinola_pool_led"):
+            need(getattr(self, f) in ("double_pool", "none"), f"{f} must be double_pool or none")
+        need(set(self.espagnolette_hands) <= set(ESPAGNOLETTE_HANDS),
+             f"espagnolette_hands must be among {', '.join(ESPAGNOLETTE_HANDS)}")
+        need(set(self.reversis_rollback) <= set(ROLLBACK_PARTS),
+             f"reversis_rollback must be among {', '.join(ROLLBACK_PARTS)}")
+        need(self.espagnolette_success in ("zero_tricks", "is_deal_winner"),
+             "espagnolette_success must be zero_tricks or is_deal_winner")
+        need(sorted(k % self.n_seats for k in self.tie_order) == list(range(self.n_seats)),
+             f"tie_order must name every seat offset 0..{self.n_seats - 1} once")
+        for rank, _ in self.card_points:
+            need(rank in C.RANKS, f"card_points names an unknown rank {rank!r}")
+        for table in (self.trick_point_overrides, self.talon_point_overrides):
+            for card, _ in table:
+                C.parse(card)
+        n_active = self.n_seats - (1 if self.dealer_sits_out else 0)
+        n_dealt = n_active * self.hand_size + (1 if self.dealer_extra_card else 0)
+        n_talon = (n_active - 1) if self.talon_mode != "none" else 0
+        need(n_dealt + n_talon <= 4 * len(self.ranks),
+             f"{n_active} hands of {self.hand_size} and a talon of {n_talon} need more than the "
+             f"{4 * len(self.ranks)} cards in the deck")
+        need(0 <= self.reversis_commit_after <= self.hand_size, "reversis_commit_after must be 0..hand_size")
+        need(0 <= self.espagnolette_renounce_tricks <= self.hand_size,
+             "espagnolette_renounce_tricks must be 0..hand_size")
+        need(0 <= self.last_tricks_count <= self.hand_size, "last_tricks_count must be 0..hand_size")
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, int) and not isinstance(v, bool) and f.name not in ("dealer_step",):
+                need(v >= 0, f"{f.name} must not be negative (got {v})")
+        need(self.match_deals >= 1, "match_deals must be at least 1")
+
+    # ------------------------------------------------------------------------------------------------------
+    @property
+    def n_tricks(self) -> int:
+        """Tricks per deal (R21): every card is played."""
+        return self.hand_size
+
+    @property
+    def tie_offsets(self) -> tuple[int, ...]:
+        """``tie_order`` as offsets 0..n-1 from the dealer (``-1`` becomes ``n-1``)."""
+        return tuple(k % self.n_seats for k in self.tie_order)
+
+    def opposite(self, a: int, b: int) -> bool:
+        """Seats a and b sit opposite each other (F0.2: only at a four-seat table)."""
+        return self.n_seats == 4 and (a - b) % 4 == 2
+
+    def replace(self, **changes) -> Rules:
+        """A copy with some fields changed (validated)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_params(self) -> dict:
+        """The fully resolved parameter values, as JSON-ready data (the deal record's ``rules_params``)."""
+        out = {}
+        for f in dataclasses.fields(self):
+            if f.name in ("name", "source"):
+                continue
+            v = getattr(self, f.name)
+            if isinstance(v, tuple) and v and isinstance(v[0], tuple):
+                v = {k: p for k, p in v}
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        return out
+
+    @cached_property
+    def tables(self) -> RuleTables:
+        return RuleTables.build(self)
+
+
+@dataclass(frozen=True)
+class RuleTables:
+    """Per-card lookup tables derived from a :class:`Rules` (index = card code, see :mod:`cards`)."""
+
+    deck: tuple[int, ...]
+    strength: tuple[int, ...] = field(repr=False)
+    """Playing strength within a suit (higher wins); -1 for cards not in the deck."""
+    trick_points: tuple[int, ...] = field(repr=False)
+    talon_points: tuple[int, ...] = field(repr=False)
+
+    @staticmethod
+    def build(rules: Rules) -> RuleTables:
+        deck = tuple(C.deck(rules.ranks))
+        strength = [-1] * C.N_CARD_CODES
+        n = len(rules.ranks)
+        for card in deck:
+            strength[card] = n - rules.ranks.index(C.RANKS[C.rank_of(card)])
+        if rules.special_rank == "JH_top_of_hearts":
+            strength[C.QUINOLA] = n + 1
+        base = dict(rules.card_points)
+        trick = [0] * C.N_CARD_CODES
+        for card in deck:
+            trick[card] = base.get(C.RANKS[C.rank_of(card)], 0)
+        talon = list(trick)
+        for card, pts in rules.trick_point_overrides:
+            trick[C.parse(card)] = pts
+        for card, pts in rules.talon_point_overrides:
+            talon[C.parse(card)] = pts
+        return RuleTables(deck, tuple(strength), tuple(trick), tuple(talon))
+
+
+PARLETT = Rules()
+
+PRESETS: dict[str, Rules] = {
+    "parlett": PARLETT,
+    # F4.1: what Parlett's Penguin page says where it differs from S004.
+    "parlett_penguin": PARLETT.replace(
+        name="parlett_penguin", source="Parlett, Penguin Book of Card Games (RULES.md §2.2, F4.1)",
+        party_payers="loser_only", tie_order=(0, -1, -2, -3)),
+    # F4.2: no declaration possible; eligible hands play normally.
+    "parlett_no_espagnolette": PARLETT.replace(
+        name="parlett_no_espagnolette", source="seed 004 without its optional rule (F4.2)",
+        espagnolette_enabled=False),
+    # F4.4 / V2: the full pack, 13 tricks, no talon; commitment after 11, renounce in 1..11.
+    "parlett_52": PARLETT.replace(
+        name="parlett_52", source="seed 004 variant 'Fifty-Two Cards' (V2, F4.4)",
+        ranks="AKQJT98765432", hand_size=13, dealer_extra_card=False, talon_mode="none",
+        reversis_commit_after=11, espagnolette_renounce_tricks=11),
+}
+"""Every preset by name. Later presets are added here as data (RULES.md §2.2, §3 F)."""
+
+
+def get_preset(name: str) -> Rules:
+    """The preset called ``name``; a :class:`RulesError` naming the valid choices otherwise."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(sorted(PRESETS))}") from None
