@@ -1,0 +1,87 @@
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reversis_sim import reference
+from reversis_sim.cli import main
+from reversis_sim.policies import parse_seats
+from reversis_sim.rules import PARLETT
+
+from recordcheck import check_record
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_replay_one_deal_prints_its_record():
+    r = run("replay", "--rules", "parlett", "--seed", "7", "--match", "2", "--deal", "3")
+    assert r.exit_code == 0, r.output
+    rec = json.loads(r.output)
+    check_record(rec)
+    assert (rec["run_seed"], rec["match"], rec["deal"]) == (7, 2, 3)
+    assert rec == reference.replay(PARLETT, parse_seats(["random"]), seed=7, match=2, deal=3)
+
+
+def test_replay_a_match_prints_one_record_per_line_in_order():
+    r = run("replay", "--seed", "1", "--match", "4", "--seat", "random", "--seat", "random", "--seat", "random",
+            "--seat", "random")
+    assert r.exit_code == 0, r.output
+    recs = [json.loads(line) for line in r.output.splitlines()]
+    assert [x["deal"] for x in recs] == list(range(12))
+    for prev, rec in zip(recs, recs[1:]):
+        assert rec["pool_before"] == prev["result"]["pool_after"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["replay", "--rules", "nope"], "unknown rules preset 'nope'; valid presets: "),
+    (["replay", "--seat", "duck"], "unknown policy family 'duck'; valid families: random"),
+    (["replay", "--seat", "random:x"], "is not key=value"),
+    (["replay", "--seat", "random:x=1"], "random has no parameter 'x'"),
+    (["replay", "--seat", "random", "--seat", "random"], "got 2 seat policies; give one"),
+    (["replay", "--seed", "-1"], "-1 is not in the range"),
+    (["replay", "--seed", "abc"], "'abc' is not a valid integer"),
+    (["replay", "--match", "-3"], "-3 is not in the range"),
+    (["replay", "--deal", "12"], "deal 12 is out of range: a parlett match has 12 deals (0..11)"),
+    (["replay", "--deal", "-1"], "deal -1 is out of range"),
+    (["simulate", "--deals", "0"], "0 is not in the range"),
+    (["rules", "nope"], "unknown rules preset"),
+])
+def test_bad_input_gets_one_clear_sentence_and_no_traceback(args, message):
+    r = run(*args)
+    assert r.exit_code != 0
+    assert message in r.output
+    assert "Traceback" not in r.output and isinstance(r.exception, SystemExit)
+
+
+def test_simulate_prints_a_summary_as_json():
+    r = run("simulate", "--deals", "48", "--seed", "3", "--format", "json", "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["n_deals"] == 48 and data["n_matches"] == 4 and len(data["seats"]) == 4
+    assert sum(data["quinola_fate"].values()) == 48
+
+
+def test_rules_and_policies_list_their_items_as_data():
+    rules = json.loads(run("rules", "--format", "json").output)
+    assert "parlett" in [x["name"] for x in rules]
+    params = json.loads(run("rules", "parlett", "--format", "json").output)["params"]
+    assert params["reversis_to_breaker"] == 64
+    fams = json.loads(run("policies", "--format", "json").output)
+    assert "random" in [x["name"] for x in fams]
+
+
+def _commands():
+    return sorted(main.commands)
+
+
+@pytest.mark.parametrize("name", _commands())
+def test_every_command_has_help_with_an_example_and_is_in_the_readme(name):
+    r = run(name, "--help")
+    assert r.exit_code == 0
+    assert "Example:" in r.output and "reversis-sim " + name in r.output
+    assert f"reversis-sim {name}" in README.read_text()
