@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
+import polars as pl
 
 from . import __version__, reference
-from .analysis import summarize_records
+from .analysis import analysis_tables, summarize_run
 from .policies import FAMILIES, PolicySpecError, parse_seats
+from .record import RunError, RunSpec, read_manifest
 from .rules import PRESETS, RulesError, get_preset
-from .simulate import simulate_records
+from .simulate import ENGINES, run
 
 MAX_SEED = 2**63 - 1
 MAX_MATCH = 2**32 - 1
@@ -78,53 +81,128 @@ def replay(rules, seed, match, deal, seat_specs, indent):
         click.echo(json.dumps(record))
 
 
+def default_out(rules_name: str, seed: int, n_deals: int) -> str:
+    return f"results/{rules_name}_seed{seed}_{n_deals}deals"
+
+
 @main.command()
 @rules_option
 @seat_option
-@click.option("--deals", type=click.IntRange(1), default=4800, show_default=True,
+@click.option("--deals", type=click.IntRange(1), default=120_000, show_default=True,
               help="Number of deals (rounded up to whole matches).")
 @click.option("--match-deals", type=click.IntRange(1), default=None,
               help="Deals per match (default: the preset's, 12 for parlett).")
 @seed_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--quiet", is_flag=True, help="No progress output.")
-def simulate(rules, seat_specs, deals, match_deals, seed, fmt, quiet):
-    """Play a batch of whole matches and print a summary: mean fish per deal for each seat with 95% confidence
-    intervals (the match is the sampling unit), the Quinola's fate, reversis and espagnolette counts.
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Run folder to write (default: results/<rules>_seed<S>_<N>deals).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out (same settings).")
+@click.option("--force", is_flag=True, help="Overwrite an existing run folder.")
+@click.option("--threads", type=click.IntRange(1), default=None, help="Threads (default: all cores).")
+@click.option("--chunk-matches", type=click.IntRange(1), default=2048, show_default=True,
+              help="Matches per part file (memory is bounded by one chunk).")
+@click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Format of the summary printed at the end.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def simulate(rules, seat_specs, deals, match_deals, seed, out, resume, force, threads, chunk_matches, engine, fmt,
+             quiet):
+    """Play whole matches of Reversis and stream every deal into a run folder (Parquet part files and a
+    manifest), then print a summary. A killed or interrupted run continues with --resume and ends with exactly
+    the rows of an uninterrupted run.
 
     \b
     Example:
-      reversis-sim simulate --rules parlett --deals 4800 --seed 1
+      reversis-sim simulate --rules parlett --seat random --deals 120000 --seed 1 --out results/demo
     """
+    if resume and force:
+        raise click.UsageError("--resume and --force exclude each other: resume keeps the run, force replaces it")
     seats = _seats(None, rules, seat_specs)
     per_match = match_deals or rules.match_deals
     n_matches = -(-deals // per_match)
+    out = out or default_out(rules.name, seed, n_matches * per_match)
+    spec = RunSpec(rules=rules.name, rules_params=rules.to_params(), seats=[str(s) for s in seats], seed=seed,
+                   n_matches=n_matches, match_deals=per_match, chunk_matches=chunk_matches)
     show = not quiet and sys.stderr.isatty()
-    with click.progressbar(length=n_matches * per_match, label="deals", file=sys.stderr,
-                           hidden=not show) as bar:
-        last = [0]
+    try:
+        with click.progressbar(length=n_matches * per_match, label="deals", file=sys.stderr, hidden=not show,
+                               show_pos=True) as bar:
+            report = run(spec, out, resume=resume, force=force, engine=engine, threads=threads,
+                         progress=bar.update)
+    except RunError as e:
+        raise click.ClickException(str(e)) from None
+    except KeyboardInterrupt:
+        done = len(read_manifest(out)["completed_chunks"]) if Path(out, "manifest.json").exists() else 0
+        click.echo(f"\ninterrupted: {done} of {spec.n_chunks} chunks are saved in {out}; continue with:\n"
+                   f"  {_resume_command(rules.name, seats, deals, match_deals, seed, out, chunk_matches)}",
+                   err=True)
+        sys.exit(130)
+    if not quiet:
+        click.echo(f"wrote {report.n_deals_run} deals ({report.n_chunks_run} of {report.n_chunks_total} chunks) "
+                   f"to {out}", err=True)
+    _print_summary(out, fmt)
 
-        def progress(done: int) -> None:
-            bar.update(done - last[0])
-            last[0] = done
 
-        summary = summarize_records(simulate_records(rules, seats, seed=seed, n_matches=n_matches,
-                                                     match_deals=per_match, progress=progress), rules.n_seats)
-    data = summary.to_dict()
-    data.update({"rules": rules.name, "seed": seed, "seats": [str(s) for s in seats], "match_deals": per_match})
+def _resume_command(rules_name, seats, deals, match_deals, seed, out, chunk_matches) -> str:
+    parts = ["reversis-sim simulate", f"--rules {rules_name}"]
+    parts += [f"--seat '{s}'" for s in ([seats[0]] if len(set(map(str, seats))) == 1 else seats)]
+    parts += [f"--deals {deals}", f"--seed {seed}", f"--out {out}", f"--chunk-matches {chunk_matches}"]
+    if match_deals:
+        parts.append(f"--match-deals {match_deals}")
+    return " ".join(parts + ["--resume"])
+
+
+def _print_summary(out, fmt) -> None:
+    summary = summarize_run(out)
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps(summary, indent=2))
         return
-    click.echo(f"{rules.name}: {summary.n_deals} deals in {summary.n_matches} matches of {per_match}, seed {seed}")
-    click.echo(f"{'seat':>4}  {'policy':<20} {'fish/deal':>10}  {'95% CI':>17}")
-    for row, spec in zip(summary.seat_rows(), seats):
-        click.echo(f"{row['seat']:>4}  {str(spec):<20} {row['mean_fish_per_deal']:>10.3f}  "
-                   f"[{row['ci_low']:>7.3f}, {row['ci_high']:>7.3f}]")
-    fate = ", ".join(f"{k} {v / summary.n_deals:.1%}" for k, v in data["quinola_fate"].items())
+    click.echo(f"{summary['rules']}: {summary['n_deals']} deals in {summary['n_matches']} matches, "
+               f"seed {summary['seed']}")
+    click.echo(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}")
+    for row in summary["seats"]:
+        click.echo(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
+                   f"[{row['ci_low']:>8.3f}, {row['ci_high']:>8.3f}]")
+    fate = ", ".join(f"{k} {v:.1%}" for k, v in summary["quinola_fate"].items())
     click.echo(f"Quinola (J♥) fate: {fate}")
-    click.echo(f"Reversis: committed {summary.reversis_committed}, made {summary.reversis_made}; "
-               f"espagnolette: declared {summary.espagnolette_declared}, made {summary.espagnolette_made}")
-    click.echo(f"Pool left on the table at match ends (A34, not in the seat means): {summary.pool_left} fish")
+    click.echo(f"Reversis: committed {summary['reversis_committed']}, made {summary['reversis_made']}; "
+               f"espagnolette: declared {summary['espagnolette_declared']}, made {summary['espagnolette_made']}")
+
+
+TABLES = ("fish_by_seat", "fish_by_position", "fish_by_policy", "quinola_fate", "quinola_fate_by_hearts",
+          "quinola_fate_by_position", "quinola_cost", "quinola_others_pay", "reversis_rates")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
+@click.option("--table", "tables", type=click.Choice(TABLES), multiple=True,
+              help="Only these tables (csv takes exactly one; default: all, or fish_by_seat for csv).")
+def analyze(run_dir, fmt, tables):
+    """Print the analysis of a run folder: expected fish per deal by seat, by position relative to the dealer
+    and by policy (95% CIs, the match as the sampling unit); the Quinola's fate and cost for its holder; reversis
+    and espagnolette rates with Wilson intervals.
+
+    \b
+    Example:
+      reversis-sim analyze results/demo --format json
+    """
+    try:
+        all_tables = analysis_tables(run_dir)
+    except RunError as e:
+        raise click.ClickException(str(e)) from None
+    names = list(tables) or (["fish_by_seat"] if fmt == "csv" else list(TABLES))
+    if fmt == "csv":
+        if len(names) != 1:
+            raise click.UsageError("--format csv prints one table: give exactly one --table")
+        click.echo(all_tables[names[0]].write_csv(), nl=False)
+        return
+    if fmt == "json":
+        click.echo(json.dumps({n: all_tables[n].to_dicts() for n in names}, indent=2, default=str))
+        return
+    with pl.Config(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
+                   tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True):
+        for n in names:
+            click.echo(f"\n## {n.replace('_', ' ')}\n{all_tables[n]}")
 
 
 @main.command("rules")

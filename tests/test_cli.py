@@ -58,12 +58,26 @@ def test_bad_input_gets_one_clear_sentence_and_no_traceback(args, message):
     assert "Traceback" not in r.output and isinstance(r.exception, SystemExit)
 
 
-def test_simulate_prints_a_summary_as_json():
-    r = run("simulate", "--deals", "48", "--seed", "3", "--format", "json", "--quiet")
+def test_simulate_writes_a_run_and_prints_a_summary_as_json(tmp_path):
+    out = tmp_path / "run"
+    r = run("simulate", "--engine", "reference", "--deals", "48", "--seed", "3", "--format", "json", "--quiet",
+            "--out", str(out), "--chunk-matches", "3")
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data["n_deals"] == 48 and data["n_matches"] == 4 and len(data["seats"]) == 4
-    assert sum(data["quinola_fate"].values()) == 48
+    assert abs(sum(data["quinola_fate"].values()) - 1) < 1e-12
+    assert sorted(p.name for p in out.glob("part-*")) == ["part-00000.parquet", "part-00001.parquet"]
+    again = run("simulate", "--engine", "reference", "--deals", "48", "--seed", "3", "--out", str(out))
+    assert again.exit_code != 0 and "already exists" in again.output and "--resume" in again.output
+    tables = json.loads(run("analyze", str(out), "--format", "json").output)
+    assert {"fish_by_seat", "quinola_fate", "reversis_rates"} <= set(tables)
+    csv = run("analyze", str(out), "--format", "csv", "--table", "fish_by_position").output
+    assert csv.splitlines()[0].startswith("position,mean,se,ci_low,ci_high")
+
+
+def test_analyze_refuses_a_folder_that_is_not_a_run(tmp_path):
+    r = run("analyze", str(tmp_path))
+    assert r.exit_code != 0 and "is not a run folder" in r.output and "Traceback" not in r.output
 
 
 def test_rules_and_policies_list_their_items_as_data():

@@ -1,5 +1,7 @@
-"""Analysis: summaries of simulated deals with honest uncertainty."""
+"""Analysis: polars frames in, frames out, with honest uncertainty (the match is the sampling unit)."""
 
-from .summary import MatchSummary, summarize_records
+from . import compare, stats
+from .headline import fish_by, quinola_risk, reversis_rates, with_quinola_net
+from .run import analysis_tables, load_run, summarize_run
 
-__all__ = ["MatchSummary", "summarize_records"]
+__all__ = ["analysis_tables", "compare", "stats", "fish_by", "load_run", "quinola_risk", "reversis_rates", "summarize_run", "with_quinola_net"]

@@ -1,0 +1,207 @@
+"""Frames in, frames out: polars wrappers around :mod:`.stats`.
+
+Inputs are per-deal frames (one row per deal, or per deal and seat); the wrappers aggregate to the sampling unit
+(the match, DESIGN.md decision 2) with polars and hand small per-unit arrays to the numeric functions. Outputs
+are small summary frames, sorted by their group columns, ready for printing, JSON, or :mod:`reversis_sim.plot`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from . import stats
+
+__all__ = ["holm_table", "mean_table", "paired_summary", "rate_table"]
+
+Columns = str | Sequence[str]
+
+_UNIT_ID = "__unit_id"
+
+
+def _names(cols: Columns | None) -> list[str]:
+    if cols is None:
+        return []
+    return [cols] if isinstance(cols, str) else list(cols)
+
+
+def _columns(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
+    return frame.collect_schema().names() if isinstance(frame, pl.LazyFrame) else frame.columns
+
+
+def _collect(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+
+
+def _require(frame: pl.DataFrame | pl.LazyFrame, cols: list[str], what: str) -> None:
+    names = _columns(frame)
+    missing = [c for c in cols if c not in names]
+    if missing:
+        raise ValueError(f"{what}: column(s) {missing} not in the frame; its columns are {names}")
+
+
+def _groups(frame: pl.DataFrame, by: list[str]):
+    """(key dict, sub-frame) per group, in sorted key order; one group holding everything when ``by`` is empty."""
+    if not by:
+        yield {}, frame
+        return
+    for part in frame.sort(by).partition_by(by, maintain_order=True):
+        yield {c: part[c][0] for c in by}, part
+
+
+def _with_unit(frame: pl.DataFrame, unit: Columns | None) -> tuple[pl.DataFrame, list[str]]:
+    """The frame with a unit column (each row its own unit when ``unit`` is None) and the unit key columns."""
+    if unit is None:
+        return frame.with_row_index(_UNIT_ID), [_UNIT_ID]
+    units = _names(unit)
+    _require(frame, units, "unit")
+    return frame, units
+
+
+def _result_frame(rows: list[dict], by: list[str], frame: pl.DataFrame) -> pl.DataFrame:
+    """Rows to a frame, keeping the dtypes of the group columns."""
+    out = pl.DataFrame(rows)
+    if by and out.height:
+        schema = frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
+        out = out.with_columns([pl.col(c).cast(schema[c]) for c in by])
+    return out
+
+
+def paired_summary(frame: pl.DataFrame, unit: Columns = "match", value_a: str = "fish_a", value_b: str = "fish_b",
+                   by: Columns | None = None, level: float = 0.95) -> pl.DataFrame:
+    """Paired (duplicate-deal) comparison of two arms played on the same deals.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame
+        One row per deal with the unit column(s), the fish of the candidate (``value_a``) and of the baseline
+        (``value_b``) on that same deal.
+    unit : str or sequence of str
+        Column(s) identifying the sampling unit (default the match; e.g. ``["run_seed", "match"]``).
+    value_a, value_b : str
+        Numeric columns of the candidate and the baseline.
+    by : str or sequence of str, optional
+        Group columns (e.g. ``"seat"``); one output row per group.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per group: the ``by`` columns, ``mean_a``, ``mean_b``, ``mean_difference`` (per deal, a minus
+        b), ``se``, ``ci_low``, ``ci_high``, ``p_value``, ``effect`` (mean/sd of the per-unit differences),
+        ``n_units``, ``n_deals``, ``variance_reduction`` (see :func:`.stats.paired_comparison`).
+
+    Notes
+    -----
+    Each unit contributes its mean fish per deal in each arm; the test is the t-test on the per-unit
+    differences. With equal-sized units (matches of 12 deals) this is the mean difference per deal.
+    """
+    by_cols = _names(by)
+    units = _names(unit)
+    _require(frame, units + [value_a, value_b] + by_cols, "paired_summary")
+    per_unit = (frame.group_by(by_cols + units)
+                .agg(pl.col(value_a).cast(pl.Float64).mean().alias("a"),
+                     pl.col(value_b).cast(pl.Float64).mean().alias("b"),
+                     pl.len().alias("n")))
+    rows = []
+    for key, part in _groups(per_unit, by_cols):
+        res = stats.paired_comparison(a=part["a"].to_numpy(), b=part["b"].to_numpy(), level=level)
+        rows.append({**key, "mean_a": res.mean_a, "mean_b": res.mean_b, "mean_difference": res.mean_difference,
+                     "se": res.se, "ci_low": res.ci_low, "ci_high": res.ci_high, "p_value": res.p_value,
+                     "effect": res.effect, "n_units": res.n_units, "n_deals": int(part["n"].sum()),
+                     "variance_reduction": res.variance_reduction})
+    return _result_frame(rows, by_cols, frame)
+
+
+def mean_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, value: str, unit: Columns | None = "match",
+               level: float = 0.95) -> pl.DataFrame:
+    """Mean of ``value`` per row (per deal) in each group, with a cluster-robust t interval.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame or pl.LazyFrame
+        Long frame, one row per deal (or per deal and seat). A lazy frame is aggregated to per-unit totals before
+        anything is collected, so only the needed columns of a large run are read.
+    by : str or sequence of str, optional
+        Group columns, e.g. ``"seat"`` or ``["policy", "seat"]``; None for one overall row.
+    value : str
+        Numeric column, e.g. ``"fish"``.
+    unit : str or sequence of str, optional
+        Cluster column(s): the independent sampling unit (default the match). None treats rows as independent.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per group: the ``by`` columns, ``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units``,
+        ``n_deals``. The standard error is :func:`.stats.ratio_mean_ci` on the per-unit totals.
+    """
+    by_cols = _names(by)
+    _require(frame, [value] + by_cols, "mean_table")
+    framed, units = _with_unit(frame, unit)
+    totals = _collect(framed.group_by(by_cols + units)
+                      .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size")))
+    rows = []
+    for key, part in _groups(totals, by_cols):
+        r = stats.ratio_mean_ci(part["total"].to_numpy(), part["size"].to_numpy(), level)
+        rows.append({**key, "mean": r.mean, "se": r.se, "ci_low": r.ci_low, "ci_high": r.ci_high,
+                     "n_units": r.n_units, "n_deals": r.n_obs})
+    return _result_frame(rows, by_cols, frame)
+
+
+def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_col: str, trials_col: str | None = None,
+               method: str = "wilson", level: float = 0.95) -> pl.DataFrame:
+    """Binomial rates with intervals: successes over trials, summed within each group.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame
+        Rows of counts or of 0/1 (bool) indicators, e.g. one row per deal with ``reversis_made`` and
+        ``reversis_committed``.
+    by : str or sequence of str, optional
+        Group columns; None for one overall row.
+    success_col : str
+        Successes (count or bool).
+    trials_col : str, optional
+        Trials (count or bool); each row is one trial when omitted.
+    method : {"wilson", "clopper_pearson"}
+        Interval method (:func:`.stats.wilson_interval`, :func:`.stats.clopper_pearson_interval`).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per group: the ``by`` columns, ``successes``, ``trials``, ``rate`` (NaN where there were no
+        trials), ``ci_low``, ``ci_high``.
+
+    Notes
+    -----
+    Binomial intervals treat trials as independent. That holds for events decided by the cards of one deal;
+    for anything the carried-over pool can influence, compute a per-match rate and use :func:`mean_table`.
+    """
+    methods = {"wilson": stats.wilson_interval, "clopper_pearson": stats.clopper_pearson_interval}
+    if method not in methods:
+        raise ValueError(f"unknown method {method!r}; valid methods: {', '.join(methods)}")
+    by_cols = _names(by)
+    _require(frame, [success_col] + ([trials_col] if trials_col else []) + by_cols, "rate_table")
+    trials = pl.col(trials_col).cast(pl.Int64).sum() if trials_col else pl.len().cast(pl.Int64)
+    aggs = [pl.col(success_col).cast(pl.Int64).sum().alias("successes"), trials.alias("trials")]
+    counts = _collect(frame.group_by(by_cols).agg(aggs).sort(by_cols) if by_cols else frame.select(aggs))
+    k = counts["successes"].to_numpy()
+    n = counts["trials"].to_numpy()
+    low, high = methods[method](k, n, level)
+    rate = np.divide(k, n, out=np.full(k.shape, np.nan), where=n > 0)
+    return counts.with_columns(pl.Series("rate", rate), pl.Series("ci_low", low), pl.Series("ci_high", high))
+
+
+def holm_table(frame: pl.DataFrame, p_col: str = "p_value", alpha: float = 0.05) -> pl.DataFrame:
+    """Add Holm–Bonferroni ``p_holm`` and ``reject`` (at family-wise level ``alpha``) to a frame of comparisons,
+    one row per comparison (e.g. the rows of :func:`paired_summary` for several candidates)."""
+    _require(frame, [p_col], "holm_table")
+    p = frame[p_col].cast(pl.Float64).to_numpy()
+    return frame.with_columns(pl.Series("p_holm", stats.holm(p)), pl.Series("reject", stats.holm_reject(p, alpha)))

@@ -1,0 +1,116 @@
+"""The three headline questions, polars frames in and frames out (issue 5).
+
+Input: the run table (one row per deal and seat, :data:`reversis_sim.record.SCHEMA`), as a polars DataFrame or
+LazyFrame (a lazy scan of a run reads only the columns a question needs). Pandas users call ``.to_pandas()`` on
+any result.
+
+Sampling unit. Deals of one match are dependent (the pool carries over, and the dealer rotates), so means of fish
+use the **match** as the unit (:func:`.compare.mean_table`: a cluster-robust interval on per-match totals, t with
+matches - 1 degrees of freedom). Rates of events (reversis, espagnolette, the Quinola's fate) use Wilson intervals
+on event counts (:func:`.compare.rate_table`): these events are decided by one deal's cards and play.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from .compare import mean_table, rate_table
+
+Frame = pl.DataFrame | pl.LazyFrame
+
+QUINOLA_REASONS = ("quinola_dumped", "quinola_forced", "quinola_led")
+
+
+def _lazy(frame: Frame) -> pl.LazyFrame:
+    return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+
+
+def fish_by(frame: Frame, by: str | list[str] = "seat", value: str = "fish") -> pl.DataFrame:
+    """Expected fish per deal for each group (``seat``, ``position`` relative to the dealer, ``policy``...), with a
+    95% confidence interval treating the match as the sampling unit.
+
+    Returns columns: the group keys, ``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units`` (matches),
+    ``n_deals`` (rows of the group).
+    """
+    return mean_table(_lazy(frame), by, value, unit="match")
+
+
+def with_quinola_net(frame: Frame) -> pl.LazyFrame:
+    """Add ``quinola_net``: what the J♥ moved to (+) or from (-) a seat this deal: the Quinola side payments
+    received minus paid, plus a pool won, minus a pool doubling paid."""
+    q = sum(pl.col(f"received_{r}") - pl.col(f"paid_{r}") for r in QUINOLA_REASONS)
+    return _lazy(frame).with_columns(
+        (q + pl.col("received_pool_won") - pl.col("paid_pool_double")).alias("quinola_net"))
+
+
+def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
+    """The Quinola's danger for its holder.
+
+    Returns frames:
+      ``fate``: share of deals by the J♥'s fate (dumped, forced, led, or left in the talon), Wilson 95% CI;
+      ``fate_by_hearts``: the holder's fate by the number of hearts he held at the first lead;
+      ``fate_by_position``: the holder's fate by his position relative to the dealer (1 = eldest, 0 = dealer);
+      ``cost``: expected ``quinola_net`` of the holder per deal, overall and by fate (match unit);
+      ``holder_fish``: the holder's total fish per deal;
+      ``others_pay``: how often each seat pays for someone else's Quinola (forced 5s, or as the trick winner of
+      a dump), and the mean it pays per deal.
+    """
+    lf = with_quinola_net(frame).with_columns(pl.col("quinola_fate").cast(pl.String))
+    deals = lf.filter(pl.col("seat") == 0)
+    holder = lf.filter(pl.col("seat") == pl.col("quinola_holder"))
+    fate_share = (deals.group_by("quinola_fate").agg(pl.len().alias("k"))
+                  .join(deals.select(pl.len().alias("n")), how="cross"))
+
+    def fate_by(key: str) -> pl.DataFrame:
+        counts = holder.group_by([key, "quinola_fate"]).agg(pl.len().alias("k"))
+        totals = holder.group_by(key).agg(pl.len().alias("n"))
+        return rate_table(counts.join(totals, on=key), [key, "quinola_fate"], "k", "n")
+
+    cost = pl.concat([
+        fish_by(holder.with_columns(pl.lit("all").alias("quinola_fate")), "quinola_fate", "quinola_net"),
+        fish_by(holder, "quinola_fate", "quinola_net"),
+    ]).rename({"quinola_fate": "fate"})
+    others = (lf.filter((pl.col("quinola_holder") >= 0) & (pl.col("seat") != pl.col("quinola_holder")))
+              .with_columns((pl.col("paid_quinola_forced") + pl.col("paid_quinola_dumped")).alias("paid_for_it")))
+    others_pay = rate_table(others.with_columns((pl.col("paid_for_it") > 0).alias("pays")), "seat", "pays")
+    return {
+        "fate": rate_table(fate_share, "quinola_fate", "k", "n"),
+        "fate_by_hearts": fate_by("hearts_at_lead"),
+        "fate_by_position": fate_by("position"),
+        "cost": cost,
+        "holder_fish": fish_by(holder.with_columns(pl.lit("holder").alias("who")), "who", "fish"),
+        "others_pay": others_pay.join(fish_by(others, "seat", "paid_for_it").select(
+            "seat", pl.col("mean").alias("mean_paid")), on="seat"),
+    }
+
+
+def reversis_rates(frame: Frame, by: str = "policy") -> pl.DataFrame:
+    """Reversis and espagnolette rates by group, with Wilson 95% intervals.
+
+    Rows per group and ``event``: ``reversis_committed`` (per deal and seat), ``reversis_made`` and
+    ``reversis_broken`` (per commitment), ``espagnolette_eligible`` (per deal and seat), ``espagnolette_declared``
+    (per eligible hand), ``espagnolette_made`` (per declaration).
+    """
+    counts = _lazy(frame).with_columns(
+        (pl.col("reversis_seat") == pl.col("seat")).alias("committed"),
+        (pl.col("espagnolette_eligible") == pl.col("seat")).alias("eligible"),
+        (pl.col("espagnolette_seat") == pl.col("seat")).alias("declared"),
+    ).group_by(by).agg(
+        pl.len().alias("rows"),
+        pl.col("committed").sum().alias("committed"),
+        (pl.col("committed") & pl.col("reversis_made")).sum().alias("made"),
+        pl.col("eligible").sum().alias("eligible"),
+        pl.col("declared").sum().alias("declared"),
+        (pl.col("declared") & pl.col("espagnolette_made")).sum().alias("esp_made"),
+    ).collect()
+    events = [
+        ("reversis_committed", pl.col("committed"), "rows"),
+        ("reversis_made", pl.col("made"), "committed"),
+        ("reversis_broken", pl.col("committed") - pl.col("made"), "committed"),
+        ("espagnolette_eligible", pl.col("eligible"), "rows"),
+        ("espagnolette_declared", pl.col("declared"), "eligible"),
+        ("espagnolette_made", pl.col("esp_made"), "declared"),
+    ]
+    long = pl.concat([counts.select(pl.col(by), pl.lit(event).alias("event"), k.alias("k"), pl.col(n).alias("n"))
+                      for event, k, n in events])
+    return rate_table(long, [by, "event"], "k", "n")

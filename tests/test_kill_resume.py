@@ -1,0 +1,55 @@
+"""A run killed with SIGKILL at any moment and restarted with --resume ends with exactly the rows of an
+uninterrupted run (issue 5)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import polars as pl
+import pytest
+
+from reversis_sim.record import part_files
+
+ARGS = ["--engine", "reference", "--deals", "1440", "--seed", "11", "--chunk-matches", "10", "--quiet"]
+
+
+def simulate(out, *extra):
+    return [sys.executable, "-m", "reversis_sim", "simulate", *ARGS, "--out", str(out), *extra]
+
+
+def rows(out):
+    return pl.read_parquet(part_files(out)).sort(["match", "deal", "seat"])
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
+def test_sigkill_at_several_moments_then_resume_gives_the_uninterrupted_rows(tmp_path):
+    ref = tmp_path / "ref"
+    subprocess.run(simulate(ref), check=True, capture_output=True)
+    want = rows(ref)
+    # kill once n chunks are on disk (the next part may be half written), for several n
+    mid_run = 0
+    for k, n_done in enumerate([0, 1, 5, 10]):
+        out = tmp_path / f"killed{k}"
+        proc = subprocess.Popen(simulate(out), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None and _done(out) < n_done:
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        mid_run += 0 < _done(out) < 12
+        if not (out / "manifest.json").exists():  # killed before the run folder was created
+            subprocess.run(simulate(out), check=True, capture_output=True)
+        else:
+            subprocess.run(simulate(out, "--resume"), check=True, capture_output=True)
+        assert rows(out).equals(want), f"killed after {n_done} chunks"
+    assert mid_run >= 2, "the kills did not land in the middle of the runs"
+
+
+def _done(out) -> int:
+    try:
+        return len(json.loads((out / "manifest.json").read_text())["completed_chunks"])
+    except (OSError, ValueError, KeyError):
+        return 0

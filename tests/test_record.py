@@ -1,0 +1,115 @@
+"""The run folder: schema, atomic parts, manifest, resume, refusal of bad folders (issue 5)."""
+
+import json
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from reversis_sim import columns, reference
+from reversis_sim.policies import parse_seats
+from reversis_sim.record import SCHEMA, RunError, RunFolder, RunSpec, part_files, part_path, read_manifest, seat_table
+from reversis_sim.rules import PARLETT
+from reversis_sim.simulate import chunk_columns, run
+
+
+def spec(**kw):
+    base = dict(rules="parlett", rules_params=PARLETT.to_params(), seats=["random"] * 4, seed=5, n_matches=5,
+                match_deals=12, chunk_matches=2)
+    base.update(kw)
+    return RunSpec(**base)
+
+
+def read_rows(out):
+    return pl.read_parquet(part_files(out)).sort(["match", "deal", "seat"])
+
+
+def test_seat_table_holds_every_deal_and_seat_and_conserves_chips():
+    seats = parse_seats(["random"])
+    recs = list(reference.play_match(PARLETT, seats, seed=1, match=0))
+    table = seat_table(columns.from_records(recs, PARLETT), [str(s) for s in seats])
+    assert table.schema.equals(SCHEMA) and table.num_rows == 12 * 4
+    df = pl.from_arrow(table)
+    by_deal = df.group_by("deal").agg(pl.col("fish").sum(), pl.col("pool_after").first(),
+                                      pl.col("pool_before").first())
+    assert (by_deal["fish"] + by_deal["pool_after"] - by_deal["pool_before"]).to_list() == [0] * 12
+    # money columns add up to the fish
+    paid = sum(df[c] for c in df.columns if c.startswith("paid_"))
+    received = sum(df[c] for c in df.columns if c.startswith("received_"))
+    assert (received - paid).to_list() == df["fish"].to_list()
+    first = recs[0]["result"]["fish"]
+    assert df.filter(pl.col("deal") == 0).sort("seat")["fish"].to_list() == first
+
+
+def test_run_then_resume_after_losing_a_part_gives_identical_rows(tmp_path):
+    out = tmp_path / "run"
+    run(spec(), out, engine="reference")
+    full = read_rows(out)
+    assert full.height == 5 * 12 * 4
+    assert read_manifest(out)["completed_chunks"] == [0, 1, 2]
+    # lose one part, truncate another, leave a stray temporary file
+    part_path(out, 1).unlink()
+    data = part_path(out, 2).read_bytes()
+    part_path(out, 2).write_bytes(data[: len(data) // 2])
+    (out / "part-00000.parquet.tmp").write_bytes(b"half a file")
+    report = run(spec(), out, engine="reference", resume=True)
+    assert report.n_chunks_run == 2
+    assert read_rows(out).equals(full)
+    assert not list(out.glob("*.tmp"))
+
+
+def test_chunking_does_not_change_the_rows(tmp_path):
+    run(spec(chunk_matches=2), tmp_path / "a", engine="reference")
+    run(spec(chunk_matches=5), tmp_path / "b", engine="reference")
+    assert read_rows(tmp_path / "a").equals(read_rows(tmp_path / "b"))
+
+
+def test_existing_folder_is_never_overwritten_without_force(tmp_path):
+    out = tmp_path / "run"
+    run(spec(n_matches=1), out, engine="reference")
+    before = part_path(out, 0).read_bytes()
+    with pytest.raises(RunError, match="already exists .* --resume .* --force"):
+        run(spec(n_matches=1), out, engine="reference")
+    assert part_path(out, 0).read_bytes() == before
+    run(spec(n_matches=1, seed=6), out, engine="reference", force=True)
+    assert read_manifest(out)["seed"] == 6
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "x.txt").write_text("mine")
+    with pytest.raises(RunError, match="not a run folder"):
+        run(spec(n_matches=1), other, engine="reference", force=True)
+    assert (other / "x.txt").read_text() == "mine"
+
+
+def test_resume_with_other_settings_is_refused(tmp_path):
+    out = tmp_path / "run"
+    run(spec(n_matches=1), out, engine="reference")
+    with pytest.raises(RunError, match="settings differ .*seed"):
+        run(spec(n_matches=1, seed=99), out, engine="reference", resume=True)
+
+
+def test_bad_folders_get_clear_errors(tmp_path):
+    with pytest.raises(RunError, match="not a folder"):
+        read_manifest(tmp_path / "missing")
+    with pytest.raises(RunError, match="no manifest.json"):
+        read_manifest(tmp_path)
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": "reversis-run/1", "schema_version": 99}))
+    with pytest.raises(RunError, match="newer than this"):
+        read_manifest(tmp_path)
+    out = tmp_path / "run"
+    run(spec(n_matches=1), out, engine="reference")
+    pq.write_table(pa.table({"x": [1, 2]}), part_path(out, 0))
+    with pytest.raises(RunError, match="foreign Parquet"):
+        part_files(out)
+    part_path(out, 0).write_bytes(b"PAR1 garbage")
+    with pytest.raises(RunError, match="not a readable Parquet"):
+        part_files(out)
+
+
+def test_chunk_columns_from_the_reference_are_a_pure_function_of_the_chunk():
+    seats = parse_seats(["random"])
+    a = chunk_columns(PARLETT, seats, seed=3, first_match=4, n_matches=2, match_deals=12, engine="reference")
+    b = chunk_columns(PARLETT, seats, seed=3, first_match=5, n_matches=1, match_deals=12, engine="reference")
+    assert np.array_equal(a["fish"][12:], b["fish"]) and np.array_equal(a["match"][12:], b["match"])
