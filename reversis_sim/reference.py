@@ -499,8 +499,7 @@ def play_match(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: i
 
 def replay(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int, deal: int) -> dict:
     """The record of deal ``deal`` of match ``match``: the match is played up to it (the pool carries)."""
-    for record in play_match(rules, seats, seed=seed, match=match, n_deals=deal + 1):
-        pass
+    *_, record = play_match(rules, seats, seed=seed, match=match, n_deals=deal + 1)
     return record
 
 

@@ -3,13 +3,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from recordcheck import check_record
 
 from reversis_sim import reference
 from reversis_sim.cli import main
 from reversis_sim.policies import parse_seats
 from reversis_sim.rules import PARLETT
-
-from recordcheck import check_record
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -2,12 +2,11 @@
 identities, chips conserved, the pool carried from deal to deal."""
 
 import pytest
+from recordcheck import check_record
 
 from reversis_sim import reference
 from reversis_sim.policies import parse_seats
 from reversis_sim.rules import PRESETS
-
-from recordcheck import check_record
 
 N_MATCHES = 834  # x 12 deals = 10,008 deals of parlett
 

@@ -10,7 +10,7 @@ import pytest
 
 from reversis_sim import columns, reference
 from reversis_sim.policies import parse_seats
-from reversis_sim.record import SCHEMA, RunError, RunFolder, RunSpec, part_files, part_path, read_manifest, seat_table
+from reversis_sim.record import SCHEMA, RunError, RunSpec, part_files, part_path, read_manifest, seat_table
 from reversis_sim.rules import PARLETT
 from reversis_sim.simulate import chunk_columns, run
 

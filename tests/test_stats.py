@@ -303,7 +303,7 @@ def test_incremental_gsprt_agrees_with_one_shot():
         d = rng.normal(0.1, 1.0, size=1500)
         whole = stats.gsprt(d, 0.2)
         one_by_one = stats.GSPRT(0.2)
-        for i, x in enumerate(d):
+        for x in d:
             state = one_by_one.update([x])
             if state.decision != "continue":
                 break

@@ -5,7 +5,7 @@ A policy is written ``family`` or ``family:key=value,key=value`` (DESIGN.md deci
 
 from __future__ import annotations
 
-from .registry import FAMILIES, PolicySpec, PolicySpecError, make_policy, parse_spec, parse_seats
+from .registry import FAMILIES, PolicySpec, PolicySpecError, make_policy, parse_seats, parse_spec
 from .view import Payment, Policy, SeatView, TrickRecord
 
 __all__ = ["FAMILIES", "Payment", "Policy", "PolicySpec", "PolicySpecError", "SeatView", "TrickRecord",
