@@ -16,6 +16,8 @@ from functools import cached_property
 from . import cards as C
 
 TALON_MODES = ("none", "optional_blind_exchange", "take_then_discard")
+SCORINGS = ("party", "penalty", "bank", "simple")
+POINT_TABLES = ("card_points", "trick_point_overrides", "talon_point_overrides")  # (key, points) pairs
 PARTY_PAYERS = ("each_other", "loser_only", "none")
 ESPAGNOLETTE_HANDS = ("four_aces", "JH_plus_three_aces", "four_aces_plus_JH", "three_aces_plus_king")
 ROLLBACK_PARTS = ("side_payments", "pool", "led_claims")
@@ -33,6 +35,10 @@ class Rules:
     """Preset name as written in the deal record's ``rules`` field."""
     source: str = "seed 004 (Parlett's account), RULES.md §1"
     """Where the rule set comes from."""
+
+    scoring: str = "party"
+    """How a deal is settled: ``party`` (R28-R33: parlett, pierer), ``penalty`` (F1.4: the ``modern`` family's
+    penalty fiches, bête and pot), ``bank`` (F3.7: ``serbian``) or ``simple`` (F4.3: running card points)."""
 
     # --- table and cards (R1-R8) -----------------------------------------------------------------------
     n_seats: int = 4
@@ -98,6 +104,8 @@ class Rules:
     """Each player who is neither leader nor holder also pays the leader (R23, A5)."""
     quinola_led_holder: int = 10
     """Holder of a led J♥ pays the party winner (R22, A4)."""
+    quinola_forced_plus_pool: bool = False
+    """``serbian`` (F3.4): a forced J♥'s holder pays the leader (pool + ``quinola_forced_holder``) x factors."""
     quinola_pool_dumped: str = "win_pool"
     """What a dumped J♥ does to the pool: ``win_pool`` (R26) | ``none``."""
     quinola_pool_forced: str = "double_pool"
@@ -136,6 +144,12 @@ class Rules:
     """A made reversis also takes the pool (``modern``, ``serbian``)."""
     reversis_to_breaker: int = 64
     """A broken reversis pays this to the breaker (R37; G9)."""
+    reversis_broken_each_opponent: int = 0
+    """``modern``: a broken reversis pays this to each opponent instead."""
+    reversis_broken_pays_pool: bool = False
+    """``pierer`` (F2.1): a broken reversis pays the pool's amount into the pool instead."""
+    declarer_can_commit: bool = True
+    """An espagnolette declarer can be committed to a reversis (``modern``: never, F1.4)."""
     cancel_party_on_success: bool = True
     """A made reversis cancels the party (R36)."""
 
@@ -151,24 +165,30 @@ class Rules:
     """A failed declarer returns each standing dump payment times this (R41)."""
     espagnolette_pool_return_factor: int = 2
     """A failed declarer puts back the pool he won times this (R41)."""
+    espagnolette_each_opponent: int = 0
+    """``modern``: a made espagnolette is paid this by each opponent (and takes the pot); a failed one pays it."""
 
-    # --- other families (homes for their parameters; engines reject what they do not implement) ------
+    # --- the penalty and bank families (F1, F3) ----------------------------------------------------------
     penalty_to_pool: bool = False
     """``modern``: card points are paid into the pot as penalty fiches (A18)."""
     bete_payment: int = 0
     """``modern``/``serbian``: the bête (worst key) pays the deal winner this (0 = no bête)."""
+    bete_dealer_share: int = 0
+    """``modern_five`` (F1.6): of the bête payment, this much goes to the sitting-out dealer."""
     winner_takes_pool: bool = False
     """``modern``/``serbian``: the deal winner takes what is left of the pot (A23, A27)."""
     quinola_capture_surcharge: int = 0
-    """``modern``: capturing the J♥ other than by placement costs pot + this, into the pot (A22)."""
+    """``modern``: capturing the J♥ other than by placement costs the pot + this, into the pot (A22)."""
+    placement_is_capture: bool = False
+    """``modern_simple``: a placed J♥ counts as captured (F1.3)."""
     espagnolette_goal_choice: bool = False
     """``modern``: the declarer chooses ``lose_all`` or ``win_all``."""
 
     # --- simple scoring (V1, F4.3) ---------------------------------------------------------------------
-    simple_scoring: bool = False
-    """No fish at all: running card points, J♥ scores ``simple_quinola_extra`` more."""
     simple_quinola_extra: int = 5
+    """``parlett_simple``: taking the J♥ in a trick scores this on top of its point."""
     target_total: int = 100
+    """``parlett_simple``: the match ends after the deal in which a running total reaches this."""
 
     # --- the match (F0.8) ------------------------------------------------------------------------------
     match_deals: int = 12
@@ -181,7 +201,9 @@ class Rules:
             if not ok:
                 raise RulesError(f"rules {self.name!r}: {what}")
 
+        need(self.scoring in SCORINGS, f"scoring must be one of {', '.join(SCORINGS)}")
         need(self.n_seats in (4, 5), f"n_seats must be 4 or 5, not {self.n_seats}")
+        need(self.n_seats == 4 or self.dealer_sits_out, "a table of 5 needs dealer_sits_out (modern_five)")
         need(len(set(self.ranks)) == len(self.ranks) and set(self.ranks) <= set(C.RANKS),
              f"ranks must be distinct characters of {C.RANKS!r}, got {self.ranks!r}")
         need("A" in self.ranks and "J" in self.ranks, "ranks must include the Ace and the Jack")
@@ -199,8 +221,11 @@ class Rules:
              f"reversis_rollback must be among {', '.join(ROLLBACK_PARTS)}")
         need(self.espagnolette_success in ("zero_tricks", "is_deal_winner"),
              "espagnolette_success must be zero_tricks or is_deal_winner")
-        need(sorted(k % self.n_seats for k in self.tie_order) == list(range(self.n_seats)),
-             f"tie_order must name every seat offset 0..{self.n_seats - 1} once")
+        n_ranked = self.n_seats - (1 if self.dealer_sits_out else 0)
+        offsets = sorted(k % self.n_seats for k in self.tie_order)
+        need(len(offsets) == n_ranked and len(set(offsets)) == n_ranked
+             and (not self.dealer_sits_out or 0 not in offsets),
+             f"tie_order must name every playing seat's offset from the dealer once (got {self.tie_order})")
         for rank, _ in self.card_points:
             need(rank in C.RANKS, f"card_points names an unknown rank {rank!r}")
         for table in (self.trick_point_overrides, self.talon_point_overrides):
@@ -248,8 +273,8 @@ class Rules:
             if f.name in ("name", "source"):
                 continue
             v = getattr(self, f.name)
-            if isinstance(v, tuple) and v and isinstance(v[0], tuple):
-                v = {k: p for k, p in v}
+            if f.name in POINT_TABLES:
+                v = dict(v)
             elif isinstance(v, tuple):
                 v = list(v)
             out[f.name] = v
@@ -293,6 +318,28 @@ class RuleTables:
 
 PARLETT = Rules()
 
+NO_SIDE_PAYMENTS = dict(
+    ace_dumped=0, ace_forced=0, ace_led=0, ace_diamond_dumped=0, ace_diamond_forced=0, ace_diamond_led=0,
+    quinola_dumped=0, quinola_forced_holder=0, quinola_forced_each_other=0, quinola_led_holder=0,
+    quinola_pool_dumped="none", quinola_pool_forced="none", quinola_pool_led="none",
+    opposite_factor=1, last_tricks_count=0, last_tricks_factor=1,
+)
+
+# F1.1: seeds 000/001. Everything not named is absent (F0.1).
+MODERN = Rules(
+    name="modern", source="seeds 000 (German) and 001 (French), RULES.md §2.2 and F1",
+    scoring="penalty", ranks="KQJ9876543A2", dealer_step=-1, hand_size=12, dealer_extra_card=False,
+    talon_mode="none", restake_below=0, restake_each=0, restake_dealer=0, every_each=5, every_dealer=5,
+    pool_persists=False, **{**NO_SIDE_PAYMENTS, "quinola_dumped": 4, "quinola_pool_dumped": "win_pool"},
+    party_bonus=0, party_payers="none", party_opposite_factor=1, tie_order=(0, 1, 2, 3),
+    reversis_rollback=(), reversis_neighbour=0, reversis_opposite=0, reversis_each_opponent=16,
+    reversis_plus_pool=True, reversis_to_breaker=0, reversis_broken_each_opponent=16, declarer_can_commit=False,
+    espagnolette_hands=("four_aces", "three_aces_plus_king"), espagnolette_renounce_tricks=0,
+    espagnolette_return_factor=0, espagnolette_pool_return_factor=0, espagnolette_each_opponent=16,
+    espagnolette_goal_choice=True, penalty_to_pool=True, bete_payment=4, winner_takes_pool=True,
+    quinola_capture_surcharge=4,
+)
+
 PRESETS: dict[str, Rules] = {
     "parlett": PARLETT,
     # F4.1: what Parlett's Penguin page says where it differs from S004.
@@ -303,11 +350,54 @@ PRESETS: dict[str, Rules] = {
     "parlett_no_espagnolette": PARLETT.replace(
         name="parlett_no_espagnolette", source="seed 004 without its optional rule (F4.2)",
         espagnolette_enabled=False),
+    # F4.3 / V1: no fish; running card points, the J♥ 5 extra; first to 100 ends the match.
+    "parlett_simple": PARLETT.replace(
+        name="parlett_simple", source="seed 004 variant 'Simple Scoring' (V1, F4.3)", scoring="simple",
+        restake_below=0, restake_each=0, restake_dealer=0, every_each=0, every_dealer=0, **NO_SIDE_PAYMENTS,
+        party_bonus=0, party_payers="none", reversis_enabled=False, espagnolette_enabled=False, start_chips=0),
     # F4.4 / V2: the full pack, 13 tricks, no talon; commitment after 11, renounce in 1..11.
     "parlett_52": PARLETT.replace(
         name="parlett_52", source="seed 004 variant 'Fifty-Two Cards' (V2, F4.4)",
         ranks="AKQJT98765432", hand_size=13, dealer_extra_card=False, talon_mode="none",
         reversis_commit_after=11, espagnolette_renounce_tricks=11),
+    "modern": MODERN,
+    # F1.2: the pot carries over, emptied only by a placement, a made reversis or a made espagnolette.
+    "modern_partie": MODERN.replace(name="modern_partie", source="seed 000/001 variant Partie-Reversis (F1.2)",
+                                    pool_persists=True, winner_takes_pool=False),
+    # F1.2/F1.3: no espagnolette, and a placed J♥ counts as captured.
+    "modern_simple": MODERN.replace(name="modern_simple", source="seed 000/001 simple variant (F1.2)",
+                                    espagnolette_enabled=False, quinola_dumped=0, quinola_pool_dumped="none",
+                                    placement_is_capture=True),
+    # F1.6: five seats, the dealer sits out and takes half the bête payment.
+    "modern_five": MODERN.replace(name="modern_five", source="seed 000/001 five-player variant (F1.6)",
+                                  n_seats=5, dealer_sits_out=True, tie_order=(1, 2, 3, 4), bete_dealer_share=2,
+                                  match_deals=10),
+    # F1.2: 52 cards, tens worth nothing, 13 tricks; commitment still after trick 9.
+    "modern_52": MODERN.replace(name="modern_52", source="seed 000/001 52-card variant (F1.2)",
+                                ranks="KQJT9876543A2", hand_size=13),
+    # F2: seed 003, Pierer's Universal-Lexikon (1857).
+    "pierer": PARLETT.replace(
+        name="pierer", source="seed 003, Pierer Universal-Lexikon 1857 (RULES.md §2.2, F2)",
+        talon_point_overrides=(("AD", 5), ("JH", 3)), restake_below=9, restake_each=2, restake_dealer=3,
+        every_each=0, every_dealer=1, **{**NO_SIDE_PAYMENTS, "quinola_pool_dumped": "win_pool",
+                                        "quinola_pool_forced": "double_pool", "quinola_pool_led": "double_pool"},
+        party_payers="loser_only", party_opposite_factor=1, tie_order=(0, -1, -2, -3),
+        reversis_rollback=("pool",), reversis_neighbour=17, reversis_opposite=32, reversis_to_breaker=0,
+        reversis_broken_pays_pool=True, espagnolette_renounce_tricks=11),
+    # F3: seed 002, the Serbian text.
+    "serbian": Rules(
+        name="serbian", source="seed 002 (Serbian), RULES.md §2.2 and F3", scoring="bank",
+        special_rank="JH_top_of_hearts", talon_mode="take_then_discard",
+        trick_point_overrides=(("AD", 5), ("JH", 4)), restake_below=0, restake_each=0, restake_dealer=0,
+        every_each=2, every_dealer=4, double_ante_after_placement=True, pool_persists=False,
+        ace_dumped=1, ace_forced=2, ace_led=0, ace_diamond_dumped=2, ace_diamond_forced=4, ace_diamond_led=0,
+        quinola_dumped=4, quinola_forced_holder=4, quinola_forced_each_other=0, quinola_led_holder=0,
+        quinola_forced_plus_pool=True, quinola_pool_dumped="win_pool", quinola_pool_forced="none",
+        quinola_pool_led="none", opposite_factor=1, last_tricks_count=1, last_tricks_factor=2,
+        party_bonus=0, party_payers="none", party_opposite_factor=1, tie_order=(1, 2, 3, 0),
+        reversis_rollback=(), reversis_neighbour=0, reversis_opposite=0, reversis_plus_pool=True,
+        reversis_to_breaker=0, espagnolette_success="is_deal_winner", espagnolette_return_factor=2,
+        espagnolette_pool_return_factor=0, bete_payment=4, winner_takes_pool=True, start_chips=1110),
 }
 """Every preset by name. Later presets are added here as data (RULES.md §2.2, §3 F)."""
 

@@ -28,6 +28,11 @@ MATCHES = [
     ("parlett_random_s2026_m3", "parlett", ["random"], 2026, 3),
     ("parlett_penguin_random_s11_m1", "parlett_penguin", ["random"], 11, 1),
     ("parlett_52_random_s5_m2", "parlett_52", ["random"], 5, 2),
+    ("parlett_simple_random_s3_m0", "parlett_simple", ["random"], 3, 0),
+    ("modern_random_s4_m1", "modern", ["random"], 4, 1),
+    ("modern_five_random_s6_m0", "modern_five", ["random"], 6, 0),
+    ("pierer_random_s8_m2", "pierer", ["random"], 8, 2),
+    ("serbian_random_s9_m3", "serbian", ["random"], 9, 3),
 ]
 
 

@@ -12,7 +12,7 @@ N_MATCHES = 834  # x 12 deals = 10,008 deals of parlett
 
 
 def _matches(rules, seed, n_matches):
-    seats = parse_seats(["random"])
+    seats = parse_seats(["random"], rules.n_seats)
     for m in range(n_matches):
         yield list(reference.play_match(rules, seats, seed=seed, match=m))
 
@@ -37,14 +37,25 @@ def test_ten_thousand_random_parlett_deals_keep_every_invariant():
     assert all(v > 10 for v in seen.values()), seen
 
 
-@pytest.mark.parametrize("name", ["parlett_penguin", "parlett_no_espagnolette", "parlett_52"])
-def test_parlett_variants_keep_every_invariant(name):
+@pytest.mark.parametrize("name", sorted(set(PRESETS) - {"parlett"}))
+def test_every_preset_keeps_every_invariant(name):
     rules = PRESETS[name]
-    for deals in _matches(rules, seed=5, n_matches=40):
-        for rec in deals:
+    n = 0
+    for deals in _matches(rules, seed=5, n_matches=60):
+        for k, rec in enumerate(deals):
             check_record(rec)
-            if name == "parlett_no_espagnolette":
+            n += 1
+            assert rec["dealer"] == (k * rules.dealer_step) % rules.n_seats
+            if not rules.espagnolette_enabled:
                 assert rec["espagnolette"] is None
+        if rules.pool_persists:
+            for prev, rec in zip(deals, deals[1:]):
+                assert rec["pool_before"] == prev["result"]["pool_after"]
+        if rules.scoring == "simple":  # G14: the match stops at the target, not before
+            totals = [max(r["result"]["score_after"]) for r in deals]
+            assert all(t < rules.target_total for t in totals[:-1])
+            assert totals[-1] >= rules.target_total or len(deals) == rules.match_deals
+    assert n >= 300
 
 
 def test_a_won_pool_restarts_with_fresh_antes():

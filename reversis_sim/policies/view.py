@@ -96,10 +96,14 @@ class Policy(Protocol):
 
     def exchange(self, view: SeatView) -> int | None:
         """Talon exchange (R13, R14). The dealer returns the card to discard. A non-dealer returns the card to
-        discard in order to take its face-down card, or None to keep its hand and only look at that card."""
+        discard in order to take its face-down card, or None to keep its hand and only look at that card. Under
+        ``take_then_discard`` (F3.2) the non-dealer has already taken his card and must return a discard."""
 
     def declare_espagnolette(self, view: SeatView) -> bool:
         """Declare the espagnolette (R38); asked only of an eligible seat."""
+
+    def espagnolette_goal(self, view: SeatView) -> str:
+        """``lose_all`` or ``win_all``: asked of a declarer where the preset lets him choose (``modern``, F1.4)."""
 
     def play(self, view: SeatView, legal: tuple[int, ...]) -> int:
         """The card to play, one of ``legal`` (sorted by card code)."""
