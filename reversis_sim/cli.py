@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 import click
@@ -209,31 +210,40 @@ def analyze(run_dir, fmt, tables):
 @click.argument("preset", required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rules_cmd(preset, fmt):
-    """List the rules presets, or print every parameter of one preset.
+    """List every rules preset with its source and its differences from parlett, or print every parameter of
+    one preset.
 
     \b
     Example:
-      reversis-sim rules parlett
+      reversis-sim rules pierer
     """
     if preset is not None:
         try:
             r = get_preset(preset)
         except RulesError as e:
             raise click.BadParameter(str(e), param_hint="PRESET") from None
-        data = {"name": r.name, "source": r.source, "params": r.to_params()}
+        data = {"name": r.name, "source": r.source, "params": r.to_params(),
+                "differences_from_parlett": r.differences()}
         if fmt == "json":
             click.echo(json.dumps(data, indent=2))
         else:
             click.echo(f"{r.name}: {r.source}")
             for k, v in data["params"].items():
-                click.echo(f"  {k:<32} {v}")
+                mark = "  *" if k in data["differences_from_parlett"] else ""
+                click.echo(f"  {k:<32} {v}{mark}")
+            click.echo("(* differs from parlett)")
         return
-    items = [{"name": r.name, "source": r.source} for r in PRESETS.values()]
+    items = [{"name": r.name, "source": r.source, "differences_from_parlett": r.differences()}
+             for r in PRESETS.values()]
     if fmt == "json":
         click.echo(json.dumps(items, indent=2))
-    else:
-        for it in items:
-            click.echo(f"{it['name']:<26} {it['source']}")
+        return
+    for it in items:
+        diff = it["differences_from_parlett"]
+        click.echo(f"{it['name']:<24} {it['source']}")
+        if diff:
+            text = ", ".join(f"{k}={v[0]}" for k, v in diff.items())
+            click.echo(textwrap.fill(text, width=110, initial_indent="    ", subsequent_indent="    "))
 
 
 @main.command()

@@ -502,7 +502,7 @@ class _Deal:
             for s in opponents(d):  # G3: he is still ranked in step 5
                 self.pay(None, d, s, r.espagnolette_each_opponent, "espagnolette_failed")
         # Step 3: the J♥ captured other than by placement costs its taker the pot + 4, into the pot (A22).
-        for t, tr in enumerate(self.tricks, start=1):
+        for tr in self.tricks:
             if C.QUINOLA in tr.cards:
                 i = tr.cards.index(C.QUINOLA)
                 placed = i > 0 and C.suit_of(tr.cards[0]) != C.HEARTS
@@ -736,7 +736,12 @@ def settle_record(record: dict, rules: Rules) -> dict:
         for seat, card in zip(order, tr["cards"]):
             cards[seat][t] = C.parse(card)
     policies = [ScriptedPolicy(exchange[s], s == declarer, goal, cards[s]) for s in range(n)]
-    return play_deal(rules, policies, seed=record.get("run_seed", 0), match=record.get("match", 0),
+    out = play_deal(rules, policies, seed=record.get("run_seed", 0), match=record.get("match", 0),
                      deal=record.get("deal", 0), dealer=record["dealer"], pool_before=record["pool_before"],
                      seat_names=record.get("seats"), layout=layout, double_ante=record.get("double_ante", False),
                      score_before=record.get("score_before"))
+    if declarer is not None and out["espagnolette"] is None:  # R38: only an eligible hand may declare
+        raise IllegalPlay(f"seat {declarer} may not declare the espagnolette: its hand at the first lead "
+                          f"({' '.join(out['hands'][declarer])}) is not one of {', '.join(rules.espagnolette_hands)}"
+                          + ("" if rules.espagnolette_enabled else f" (and {rules.name} has no espagnolette)"))
+    return out

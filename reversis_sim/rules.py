@@ -280,6 +280,11 @@ class Rules:
             out[f.name] = v
         return out
 
+    def differences(self, other: Rules | None = None) -> dict:
+        """Parameters whose resolved value differs from ``other`` (default ``parlett``): {name: [this, other]}."""
+        mine, theirs = self.to_params(), (other or PARLETT).to_params()
+        return {k: [v, theirs[k]] for k, v in mine.items() if v != theirs[k]}
+
     @cached_property
     def tables(self) -> RuleTables:
         return RuleTables.build(self)
