@@ -206,6 +206,30 @@ def analyze(run_dir, fmt, tables):
             click.echo(f"\n## {n.replace('_', ' ')}\n{all_tables[n]}")
 
 
+@main.command()
+@click.argument("run_dir", type=click.Path())
+@click.option("--format", "formats", type=click.Choice(["png", "svg"]), multiple=True,
+              help="Image formats (default: png and svg).")
+def plot(run_dir, formats):
+    """Draw the figures of a run folder into RUN_DIR/figures/: expected fish per deal by seat, position and
+    policy; the distribution of fish per deal; convergence of the running mean; the Quinola's fate and cost;
+    reversis and espagnolette rates. Every figure carries the run's rules, deal count and seed.
+
+    \b
+    Example:
+      reversis-sim plot results/demo
+    """
+    from .plot import write_figures
+
+    try:
+        paths = write_figures(run_dir, formats=tuple(formats) or ("png", "svg"))
+    except RunError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"wrote {len(paths)} figures to {Path(run_dir) / 'figures'}")
+    for p in paths:
+        click.echo(f"  {p}")
+
+
 @main.command("rules")
 @click.argument("preset", required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)

@@ -1,0 +1,275 @@
+"""The data the figures need that the headline tables lack: the distribution of fish per deal, and the running
+mean with its interval as deals accumulate (issue 6). Frames in, frames out.
+
+Both functions take the run table (one row per deal and seat, a polars DataFrame or the LazyFrame of
+:func:`.run.load_run`) and aggregate *before* collecting: a histogram is a ``group_by`` on a bin index, the
+running mean works from per-match totals. A 10M-deal run (40M rows) is never materialised; only the columns a
+question needs are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+from scipy import stats as _st
+
+from .compare import _names, _require
+
+__all__ = ["convergence", "fish_distribution"]
+
+Frame = pl.DataFrame | pl.LazyFrame
+
+_BIN = "__bin"
+ENGINE = "streaming"
+"""Polars engine for the aggregations here: streaming reads a large run in batches instead of whole columns."""
+
+
+def _lazy(frame: Frame) -> pl.LazyFrame:
+    return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+
+
+def _fmt(x: float) -> str:
+    """A bin edge for a label: whole numbers (and anything from 100 up, rounded) with thousands separators,
+    otherwise 3 significant digits; a true minus sign."""
+    if float(x).is_integer() or abs(x) >= 100:
+        text = f"{round(x):,}"
+    else:
+        text = f"{x:.3g}"
+    return text.replace("-", "−")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# distribution
+
+
+def _symlog_bins(k_max: int, limit: int | None) -> pl.DataFrame:
+    """Bin table (``k``, ``lo``, ``hi``, ``label``, ``bin``) for symmetric doubling bins of whole numbers.
+
+    Bin ``0`` holds 0; bin ``k > 0`` holds ``2**(k-1) .. 2**k - 1`` and bin ``-k`` the same magnitudes below 0
+    (1, 2-3, 4-7, 8-15, ...). With ``limit`` (a power of two) the magnitudes ``>= limit`` go to the two tail bins.
+    """
+    k_top = k_max if limit is None else int(limit).bit_length() - 1
+    rows = [{"k": 0, "lo": 0.0, "hi": 1.0, "label": "0"}]
+    for k in range(1, k_top + 1):
+        first, last = 2 ** (k - 1), 2**k - 1
+        text = _fmt(first) if first == last else f"{_fmt(first)}…{_fmt(last)}"
+        rows.append({"k": k, "lo": float(first), "hi": float(last + 1), "label": text})
+        rows.append({"k": -k, "lo": float(-last), "hi": float(-first + 1),
+                     "label": f"−{_fmt(first)}" if first == last else f"−{_fmt(last)}…−{_fmt(first)}"})
+    if limit is not None:
+        rows.append({"k": -(k_top + 1), "lo": -np.inf, "hi": float(-(2**k_top) + 1),
+                     "label": f"≤ −{_fmt(2**k_top)}"})
+        rows.append({"k": k_top + 1, "lo": float(2**k_top), "hi": np.inf, "label": f"≥ {_fmt(2**k_top)}"})
+    table = pl.DataFrame(rows).sort("k")
+    return table.with_columns(pl.int_range(pl.len()).cast(pl.Int32).alias("bin"))
+
+
+def _edge_bins(edges: np.ndarray, whole: bool) -> pl.DataFrame:
+    """Bin table for explicit edges: bin i (1..len-1) holds ``edges[i-1] <= x < edges[i]``; bin 0 and bin len(edges)
+    are the tails below ``edges[0]`` and at or above ``edges[-1]``. With ``whole`` (whole-number data and edges)
+    the labels give the first and the last value a bin holds."""
+    lo = np.concatenate([[-np.inf], edges])
+    hi = np.concatenate([edges, [np.inf]])
+    labels = [f"< {_fmt(edges[0])}"]
+    if whole:
+        labels += [_fmt(a) if b - 1 == a else f"{_fmt(a)}…{_fmt(b - 1)}" for a, b in zip(edges[:-1], edges[1:])]
+    else:
+        labels += [f"{_fmt(a)}…{_fmt(b)}" for a, b in zip(edges[:-1], edges[1:])]
+    labels += [f"≥ {_fmt(edges[-1])}"]
+    return pl.DataFrame({"bin": np.arange(len(lo), dtype=np.int32), "lo": lo, "hi": hi, "label": labels})
+
+
+def fish_distribution(frame: Frame, by: str | Sequence[str] | None = "policy",
+                      bins: str | int | Sequence[float] = "symlog", value: str = "fish", *,
+                      limit: int | None = None, clip: float = 0.005) -> pl.DataFrame:
+    """Histogram of ``value`` (fish per deal of one seat) for each group, with the share beyond the bins.
+
+    Fish per deal are heavy-tailed: most deals move a handful of chips, a doubled pool or a reversis moves
+    thousands. The default bins therefore double in width away from zero, symmetrically (a symmetric-log
+    histogram), so that the rare large payments appear as bars instead of vanishing.
+
+    Parameters
+    ----------
+    frame : pl.DataFrame or pl.LazyFrame
+        The run table (one row per deal and seat). Only ``value`` and the ``by`` columns are read.
+    by : str or sequence of str, optional
+        Group columns (``"policy"``, ``"seat"``, ``"position"``...); None for one histogram of every row.
+    bins : "symlog", int, or sequence of float
+        ``"symlog"``: whole-number bins 0, ±1, ±2…3, ±4…7, ±8…15, ... (``value`` must be an integer column);
+        the bins reach the largest magnitude in the data unless ``limit`` cuts them.
+        An int ``n``: ``n`` equal-width bins from the ``clip`` to the ``1 - clip`` quantile (included) of all rows
+        (all groups share the bins; edges rounded to whole numbers for an integer column, so there may be fewer
+        bins). At most about ``clip`` of the rows fall in each tail.
+        A sequence: explicit increasing edges; bin ``i`` holds ``edges[i-1] <= x < edges[i]``.
+    value : str
+        Column to histogram (e.g. ``"fish"``, or ``"quinola_net"`` from :func:`.headline.with_quinola_net`).
+    limit : int, optional
+        ``"symlog"`` only: a power of two; magnitudes at or above it go to the tail bins.
+    clip : float
+        Quantile bins only: the share of rows cut at each end (0 < clip < 0.5).
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per group and bin, every bin present (count 0 where empty), sorted: the ``by`` columns, ``bin``
+        (Int32, 0 = the lowest), ``lo``, ``hi`` (Float64 edges, ``lo <= x < hi``; ±inf for the tails), ``label``
+        (readable range, e.g. ``"8…15"``, ``"< −2,066"``), ``in_range`` (False for the two tail bins),
+        ``count`` (Int64 rows), ``n`` (rows of the group) and ``share`` (``count / n``). The tail bins
+        exist only when the bins can leave rows out (quantile or explicit bins, or ``limit``): their ``share``
+        is the share of the group beyond the range. ``count`` sums to ``n`` in every group.
+    """
+    by_cols = _names(by)
+    lf = _lazy(frame)
+    _require(lf, [value] + by_cols, "fish_distribution")
+    dtype = lf.collect_schema()[value]
+    x = pl.col(value)
+    if isinstance(bins, str):
+        if bins != "symlog":
+            raise ValueError(f"bins must be 'symlog', a number of bins, or a sequence of edges; got {bins!r}")
+        if not dtype.is_integer():
+            raise ValueError(f"symlog bins need whole numbers; {value!r} is {dtype}: give explicit edges instead")
+        if limit is not None and (limit < 1 or int(limit) & (int(limit) - 1)):
+            raise ValueError(f"limit must be a power of two (e.g. 1024), got {limit}")
+        magnitude = 64 - x.cast(pl.Int64).abs().bitwise_leading_zeros().cast(pl.Int32)  # bit length of |x|
+        if limit is not None:
+            k_top = int(limit).bit_length() - 1
+            magnitude = pl.min_horizontal(magnitude, pl.lit(k_top + 1, pl.Int32))
+        signed = pl.when(x < 0).then(-magnitude).otherwise(magnitude)
+        counts = lf.group_by(by_cols + [signed.alias("k")]).agg(pl.len().alias("count")).collect(engine=ENGINE)
+        k_max = int(counts["k"].abs().max() or 0)
+        table = _symlog_bins(k_max, limit)
+        table = table.with_columns((pl.col("lo").is_finite() & pl.col("hi").is_finite()).alias("in_range"))
+        counts = counts.join(table.select("k", "bin"), on="k").drop("k")
+        table = table.drop("k")
+    else:
+        if limit is not None:
+            raise ValueError("limit applies to symlog bins only; explicit or quantile bins set their own range")
+        if isinstance(bins, int | np.integer):
+            if bins < 1:
+                raise ValueError(f"the number of bins must be at least 1, got {bins}")
+            if not 0.0 < clip < 0.5:
+                raise ValueError(f"clip must lie strictly between 0 and 0.5, got {clip}")
+            q = lf.select(x.cast(pl.Float64).quantile(clip).alias("lo"),
+                          x.cast(pl.Float64).quantile(1.0 - clip).alias("hi")).collect(engine=ENGINE).row(0)
+            lo, hi = (0.0, 1.0) if q[0] is None else q
+            hi = hi if hi > lo else lo + 1.0
+            # the upper quantile itself stays in range (ties there would otherwise all fall in the tail)
+            if dtype.is_integer():  # whole-number edges, so that every bin holds a clear range of chips
+                edges = np.unique(np.round(np.linspace(lo, hi + 1.0, int(bins) + 1)))
+            else:
+                edges = np.linspace(lo, np.nextafter(hi, np.inf), int(bins) + 1)
+        else:
+            edges = np.asarray(bins, dtype=np.float64)
+            if edges.ndim != 1 or edges.size < 2 or not np.all(np.diff(edges) > 0) or not np.all(np.isfinite(edges)):
+                raise ValueError("explicit bins must be at least two finite, strictly increasing edges")
+        whole = dtype.is_integer() and bool(np.all(edges == np.round(edges)))
+        table = _edge_bins(edges, whole).with_columns(
+            (pl.col("lo").is_finite() & pl.col("hi").is_finite()).alias("in_range"))
+        index = pl.lit(pl.Series(edges)).search_sorted(x.cast(pl.Float64), side="right").cast(pl.Int32)
+        counts = lf.group_by(by_cols + [index.alias("bin")]).agg(pl.len().alias("count")).collect(engine=ENGINE)
+    groups = counts.select(by_cols).unique() if by_cols else pl.DataFrame({_BIN: [0]})
+    grid = groups.join(table, how="cross")
+    out = (grid.join(counts, on=by_cols + ["bin"], how="left")
+           .with_columns(pl.col("count").fill_null(0).cast(pl.Int64)))
+    if _BIN in out.columns:
+        out = out.drop(_BIN)
+    total = pl.col("count").sum().over(by_cols) if by_cols else pl.col("count").sum()
+    out = out.with_columns(total.alias("n")).with_columns((pl.col("count") / pl.col("n")).alias("share"))
+    cols = by_cols + ["bin", "lo", "hi", "label", "in_range", "count", "n", "share"]
+    return out.select(cols).sort(by_cols + ["bin"])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# convergence
+
+
+def _sample_index(n: int, points: int) -> np.ndarray:
+    """About ``points`` indices into 0..n-1, geometrically spaced (dense early, where the mean still moves),
+    always holding the first and the last."""
+    if n <= points:
+        return np.arange(n)
+    idx = np.unique(np.round(np.geomspace(1, n, points)).astype(np.int64) - 1)
+    return np.union1d(idx, [0, n - 1])
+
+
+def convergence(frame: Frame, by: str | Sequence[str] | None = "seat", points: int = 200, value: str = "fish",
+                level: float = 0.95) -> pl.DataFrame:
+    """Running mean of fish per deal with its confidence interval as matches accumulate, per group.
+
+    The match is the sampling unit (DESIGN.md decision 2): matches are taken in match order; after ``g``
+    matches the mean is the total of ``value`` over their rows divided by the number of rows (the estimate of
+    :func:`.headline.fish_by` on those matches), and its standard error is the cluster-robust one of
+    :func:`.stats.ratio_mean_ci`, i.e. ``s / sqrt(g)`` with ``s`` the running standard deviation of the
+    per-match means when every match has the same number of rows. The interval is ``mean ± t(level, g - 1) * se``.
+    The last point of each group therefore equals ``fish_by(frame, by)`` (mean, se, ci_low, ci_high).
+
+    Parameters
+    ----------
+    frame : pl.DataFrame or pl.LazyFrame
+        The run table; reads ``match``, ``deal``, ``value`` and the ``by`` columns. Aggregated to one row per
+        (group, match) before anything is collected.
+    by : str or sequence of str, optional
+        Group columns; None for one curve over all rows.
+    points : int
+        About how many rows to keep per group (geometrically spaced in the number of matches, so that the
+        early, fast-moving part is resolved; the first and the last match are always kept).
+    value : str
+        Numeric column.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    pl.DataFrame
+        The ``by`` columns, ``n_matches`` (matches so far), ``n_deals`` (deals of those matches; deals are
+        numbered from 0 in a match, so a match counts its highest deal number + 1), ``mean`` (per row: per deal
+        of one seat), ``se``, ``ci_low``, ``ci_high`` (NaN while only one match is in), sorted by group and
+        ``n_matches``.
+    """
+    if points < 2:
+        raise ValueError(f"points must be at least 2, got {points}")
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must lie strictly between 0 and 1, got {level}")
+    by_cols = _names(by)
+    lf = _lazy(frame)
+    _require(lf, ["match", "deal", value] + by_cols, "convergence")
+    per_match = (lf.group_by(by_cols + ["match"])
+                 .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size"),
+                      (pl.col("deal").max().cast(pl.Int64) + 1).alias("deals"))
+                 .sort(by_cols + ["match"]).collect(engine=ENGINE))
+    parts = per_match.partition_by(by_cols, maintain_order=True) if by_cols else [per_match]
+    results = []
+    for part in parts:
+        total = part["total"].to_numpy()
+        size = part["size"].to_numpy().astype(np.float64)
+        g = np.arange(1, total.size + 1, dtype=np.float64)
+        n_rows = np.cumsum(size)
+        mean = np.cumsum(total) / n_rows
+        # sum over matches of (T_j - m n_j)^2 from running sums, shifted by the final mean for conditioning
+        shift = total - mean[-1] * size
+        d = mean - mean[-1]
+        ss = np.cumsum(shift * shift) - 2.0 * d * np.cumsum(shift * size) + d * d * np.cumsum(size * size)
+        ss = np.maximum(ss, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            se = np.where(g > 1, np.sqrt(g / (g - 1.0) * ss) / n_rows, np.nan)
+        keep = _sample_index(total.size, points)
+        df = g[keep] - 1.0
+        half = np.full(keep.size, np.nan)
+        ok = df >= 1
+        half[ok] = _st.t.ppf(0.5 + level / 2.0, df[ok]) * se[keep][ok]
+        half = np.where(se[keep] == 0.0, 0.0, half)
+        sub = pl.DataFrame({
+            "n_matches": g[keep].astype(np.int64),
+            "n_deals": np.cumsum(part["deals"].to_numpy())[keep].astype(np.int64),
+            "mean": mean[keep], "se": se[keep], "ci_low": mean[keep] - half, "ci_high": mean[keep] + half,
+        })
+        if by_cols:
+            sub = part.select(by_cols).head(1).join(sub, how="cross")
+        results.append(sub)
+    if not results:
+        schema = {**{c: per_match.schema[c] for c in by_cols}, "n_matches": pl.Int64, "n_deals": pl.Int64,
+                  "mean": pl.Float64, "se": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
+        return pl.DataFrame(schema=schema)
+    return pl.concat(results).sort(by_cols + ["n_matches"])
