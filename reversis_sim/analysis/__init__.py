@@ -4,5 +4,5 @@ from . import compare, figures_data, stats
 from .headline import fish_by, quinola_risk, reversis_rates, with_quinola_net
 from .run import analysis_tables, load_run, summarize_run
 
-__all__ = ["analysis_tables", "compare", "figures_data", "fish_by", "load_run", "quinola_risk", "reversis_rates", "stats",
-           "summarize_run", "with_quinola_net"]
+__all__ = ["analysis_tables", "compare", "figures_data", "fish_by", "load_run", "quinola_risk", "reversis_rates",
+           "stats", "summarize_run", "with_quinola_net"]
