@@ -1,0 +1,92 @@
+"""The fast batch API: many matches in parallel, one row per deal, as the columns of :mod:`reversis_sim.columns`.
+
+``play_matches`` validates and allocates; :func:`.match.play_matches_nb` computes. Rows come in (match, deal)
+order and are byte-identical whatever the thread count and however the matches are split into calls (each match is
+a pure function of rules, seats, seed and match number; DESIGN.md decisions 1, 2 and 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numba
+import numpy as np
+
+from .. import columns
+from ..policies import PolicySpec
+from ..rules import Rules
+from . import layout as D
+from .compiled import POOL, compile_rules
+from .keys import seed_u64
+from .match import play_matches_nb
+from .seats import seat_arrays
+
+#: column name -> first column of the kernel's result row (per-seat columns take four)
+ROW_COLUMNS: dict[str, int] = {
+    "match": D.COL_MATCH, "deal": D.COL_DEAL, "dealer": D.COL_DEALER, "pool_before": D.COL_POOL_BEFORE,
+    "pool_after": D.COL_POOL_AFTER, "fish": D.COL_FISH, "card_points": D.COL_POINTS, "tricks_won": D.COL_WON,
+    "hearts_at_lead": D.COL_HEARTS, "to_pool": D.COL_TO_POOL, "from_pool": D.COL_FROM_POOL,
+    "quinola_holder": D.COL_Q_HOLDER, "quinola_fate": D.COL_Q_FATE, "quinola_trick": D.COL_Q_TRICK,
+    "party_winner": D.COL_PARTY_WINNER, "party_loser": D.COL_PARTY_LOSER, "party_value": D.COL_PARTY_VALUE,
+    "reversis_seat": D.COL_REV_SEAT, "reversis_made": D.COL_REV_MADE, "reversis_breaker": D.COL_REV_BREAKER,
+    "espagnolette_eligible": D.COL_ESP_ELIGIBLE, "espagnolette_seat": D.COL_ESP_SEAT,
+    "espagnolette_made": D.COL_ESP_MADE,
+}
+assert set(ROW_COLUMNS) == set(columns.DEAL_COLUMNS) and POOL == 4
+
+
+def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, first_match: int, n_matches: int,
+                 match_deals: int | None = None, threads: int | None = None) -> dict[str, np.ndarray]:
+    """Play matches ``first_match .. first_match + n_matches - 1`` and return one row per deal.
+
+    Parameters
+    ----------
+    rules : a rule set the engine plays (:func:`~reversis_sim.engine.compiled.check_engine_supported`);
+    seats : one policy spec per seat; seed : run seed; first_match, n_matches : which matches; match_deals : deals
+    per match (default ``rules.match_deals``); threads : numba threads to use (default: numba's current setting).
+
+    Returns
+    -------
+    The columns of :func:`reversis_sim.columns.empty` (names, dtypes and shapes), ``n = n_matches * match_deals``
+    rows in (match, deal) order, equal to :func:`reversis_sim.columns.from_records` of the reference's records.
+    """
+    cr = compile_rules(rules)
+    family, params = seat_arrays(seats, rules.n_seats)
+    n_deals = rules.match_deals if match_deals is None else int(match_deals)
+    first_match, n_matches = int(first_match), int(n_matches)
+    if n_deals < 1:
+        raise ValueError(f"match_deals must be at least 1, got {n_deals}")
+    if first_match < 0 or n_matches < 0:
+        raise ValueError(f"first_match and n_matches must not be negative, got {first_match}, {n_matches}")
+    n = n_matches * n_deals
+    out = np.empty((D.N_COLS, n), dtype=np.int64)
+    cols = columns.empty(n, rules.n_seats)
+    if n_matches:
+        with _threads(threads):
+            play_matches_nb(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), first_match, n_matches,
+                            n_deals, out, cols["paid"], cols["received"])
+    bad = np.flatnonzero(out[D.COL_ERROR])
+    if bad.size:
+        r = out[:, bad[0]]
+        raise D.kernel_error(r[D.COL_ERROR], r[D.COL_MATCH], r[D.COL_DEAL])
+    for name, (_, per_seat) in columns.DEAL_COLUMNS.items():
+        c = ROW_COLUMNS[name]
+        cols[name][...] = out[c:c + rules.n_seats].T if per_seat else out[c]
+    return cols
+
+
+class _threads:
+    """Set numba's thread count for the duration of a call (thread-local in numba), then restore it."""
+
+    def __init__(self, n: int | None):
+        if n is not None and not 1 <= int(n) <= numba.config.NUMBA_NUM_THREADS:
+            raise ValueError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS} (NUMBA_NUM_THREADS), got {n}")
+        self.n = None if n is None else int(n)
+
+    def __enter__(self):
+        self.saved = numba.get_num_threads()
+        if self.n is not None:
+            numba.set_num_threads(self.n)
+
+    def __exit__(self, *exc):
+        numba.set_num_threads(self.saved)

@@ -1,0 +1,331 @@
+"""The deal kernel: one complete deal of the parlett family, exactly as :mod:`reversis_sim.reference` plays it.
+
+Read it beside ``reference.py`` and RULES.md §1: the steps are the same functions in the same order (antes,
+exchange, declaration, eleven tricks with their side payments and the reversis commitment, settlement), each rule
+a commented block citing its number. Hands are ``uint64`` masks (card c = bit c, see :mod:`reversis_sim.cards`),
+legal moves are masks, and every random choice is drawn from the same keyed stream with the same decision index
+as the reference, so the deal is the same card for card and chip for chip.
+
+The kernel records everything as it goes, into arrays the caller provides (:mod:`.layout` describes them); the
+chips move in :mod:`.payments`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import cards as C
+from .bits import bit, count, select, suit_mask
+from .compiled import (
+    P_COMMIT_AFTER,
+    P_DEALER_EXTRA,
+    P_DEALER_STEP,
+    P_DECLARER_CAN_COMMIT,
+    P_ESP,
+    P_ESP_FOUR_ACES,
+    P_ESP_FOUR_ACES_JH,
+    P_ESP_JH_THREE_ACES,
+    P_ESP_RENOUNCE,
+    P_ESP_THREE_ACES_KING,
+    P_FIRST_LEAD_HEART,
+    P_HAND_SIZE,
+    P_N_DECK,
+    P_PARTY_BONUS,
+    P_REVERSIS,
+    P_TALON,
+    T_STRENGTH,
+    T_TALON_POINTS,
+    T_TRICK_POINTS,
+    TALON_NONE,
+)
+from .jit import njit_nrt_free, njit_nrt_free_inline
+from .keys import DECLARE, PLAY, PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend
+from .layout import (
+    COL_DEALER,
+    COL_ERROR,
+    COL_ESP_ELIGIBLE,
+    COL_ESP_SEAT,
+    COL_HEARTS,
+    COL_N_EXCH,
+    COL_PARTY_LOSER,
+    COL_PARTY_VALUE,
+    COL_PARTY_WINNER,
+    COL_POINTS,
+    COL_POOL_AFTER,
+    COL_POOL_BEFORE,
+    COL_Q_HOLDER,
+    COL_REV_BREAKER,
+    COL_REV_SEAT,
+    COL_WON,
+    ERR_EXCHANGE,
+    ERR_PLAY,
+    H_DEALT,
+    H_LEAD,
+    H_NOW,
+    SWAPS,
+)
+from .payments import antes, commit_reversis, settle, side_payments
+from .policy import choose_declare, choose_exchange, choose_play
+
+HEARTS = C.HEARTS
+QUINOLA_BIT = np.uint64(1 << C.QUINOLA)
+ACES_MASK = np.uint64(C.mask(C.make(C.RANK_ACE, s) for s in range(4)))
+KINGS_MASK = np.uint64(C.mask(C.make(C.RANK_KING, s) for s in range(4)))
+PAYMENT_CARDS = ACES_MASK | QUINOLA_BIT  # the cards with side payments (§1.7)
+_ZERO = np.uint64(0)
+
+
+@njit_nrt_free
+def dealer_of(P, deal):
+    """R4: deal 0 is dealt by seat 0; the deal then passes by ``dealer_step``."""
+    return (deal * P[P_DEALER_STEP]) & 3
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Rule helpers
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@njit_nrt_free_inline
+def legal_mask(P, hand, trick_index, led_suit, is_declarer):
+    """R18, R20, R39: the cards a seat may play (``led_suit`` -1 for a lead)."""
+    if led_suit < 0:
+        # R20: no restriction on leads, except the Encyclopédie's option for the first lead.
+        if P[P_FIRST_LEAD_HEART] and trick_index == 0:
+            hearts = hand & suit_mask(HEARTS)
+            if hearts != _ZERO:
+                return hearts
+        return hand
+    # R39: the espagnolette declarer may refuse to follow in the first tricks.
+    if is_declarer and trick_index < P[P_ESP_RENOUNCE]:
+        return hand
+    # R18: follow suit if able, otherwise any card.
+    follow = hand & suit_mask(led_suit)
+    if follow != _ZERO:
+        return follow
+    return hand
+
+
+@njit_nrt_free_inline
+def espagnolette_eligible(P, hand):
+    """R38: four Aces, or the Quinola and three Aces (other presets add their own hands)."""
+    n_aces = count(hand & ACES_MASK)
+    quinola = (hand & QUINOLA_BIT) != _ZERO
+    if P[P_ESP_FOUR_ACES] and n_aces == 4:
+        return True
+    if P[P_ESP_JH_THREE_ACES] and quinola and n_aces >= 3:
+        return True
+    if P[P_ESP_FOUR_ACES_JH] and quinola and n_aces == 4:
+        return True
+    if P[P_ESP_THREE_ACES_KING] and n_aces == 3 and count(hand & KINGS_MASK) >= 1:
+        return True
+    return False
+
+
+@njit_nrt_free_inline
+def trick_winner(tables, tricks, ti, leader, led_suit):
+    """R19: the highest card of the suit led wins (strength from the preset's rank order)."""
+    best = 0
+    best_strength = tables[T_STRENGTH, tricks[ti, 1]]
+    for k in range(1, 4):
+        card = tricks[ti, 1 + k]
+        if (card >> 4) == led_suit and tables[T_STRENGTH, card] > best_strength:
+            best = k
+            best_strength = tables[T_STRENGTH, card]
+    return (leader + best) & 3
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The steps of a deal
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@njit_nrt_free_inline
+def deal_cards(P, deck, cards, shuffle_key, dealer, hands, offered):
+    """R11, R12: shuffle by key (Fisher-Yates, as ``keys.shuffled``), deal each hand in playing order from the
+    eldest (the dealer one card more), then one talon card before each non-dealer."""
+    n = P[P_N_DECK]
+    for i in range(n):
+        cards[i] = deck[i]
+        # the swap partner of position i, drawn for every i first (independent draws: a vectorised loop)
+        cards[SWAPS + i] = below(draw(shuffle_key, i), i + 1)
+    for i in range(n - 1, 0, -1):
+        j = cards[SWAPS + i]
+        c = cards[i]
+        cards[i] = cards[j]
+        cards[j] = c
+    eldest = (dealer + 1) & 3
+    size = P[P_HAND_SIZE]
+    pos = 0
+    for k in range(4):
+        seat = (eldest + k) & 3
+        end = pos + size + (1 if (seat == dealer and P[P_DEALER_EXTRA]) else 0)
+        m = _ZERO
+        for i in range(pos, end):
+            m |= bit(cards[i])
+        hands[H_DEALT, seat] = m
+        hands[H_NOW, seat] = m
+        pos = end
+    for s in range(4):
+        offered[s] = -1
+    if P[P_TALON] != TALON_NONE:
+        for k in range(3):
+            seat = (eldest + k) & 3  # the non-dealers, in playing order
+            offered[seat] = cards[pos]
+            pos += 1
+
+
+@njit_nrt_free_inline
+def exchange(P, tables, family, pparams, draws, row, dealer, hands, offered, exch):
+    """R13-R15: the dealer discards one card; then each non-dealer in playing order either discards one card and
+    takes his face-down card unseen, or keeps his hand and only looks at it. Returns the talon's card points."""
+    if P[P_TALON] == TALON_NONE:
+        return 0
+    talon_points = 0
+    eldest = (dealer + 1) & 3
+    for k in range(4):
+        seat = dealer if k == 0 else (eldest + k - 1) & 3  # A: the dealer discards first
+        hand = hands[H_NOW, seat]
+        choice = choose_exchange(family, pparams, draws, seat, seat == dealer, hand)
+        if (choice >= 0 and (hand & bit(choice)) == _ZERO) or (choice < 0 and seat == dealer):
+            row[COL_ERROR] = ERR_EXCHANGE + 16 * seat  # not a card of his hand
+            choice = select(hand, 0)
+        exch[k, 0] = seat
+        exch[k, 1] = choice
+        exch[k, 2] = 0
+        if seat == dealer:  # R13: the dealer discards, never takes
+            hand &= ~bit(choice)
+            talon_card = choice
+        elif choice < 0:  # R14 (b): keep the hand and just look at the card
+            talon_card = offered[seat]
+        else:  # R14 (a): discard one card, take the face-down card without looking first
+            hand = (hand & ~bit(choice)) | bit(offered[seat])
+            talon_card = choice
+            exch[k, 2] = 1
+        hands[H_NOW, seat] = hand
+        talon_points += tables[T_TALON_POINTS, talon_card]
+    row[COL_N_EXCH] = 4
+    return talon_points
+
+
+@njit_nrt_free_inline
+def declare(P, family, pparams, draws, dealer, hands):
+    """R38, A13: after the exchange and before the first lead, an eligible player may declare. Returns the
+    declarer's seat or -1."""
+    if not P[P_ESP]:
+        return -1
+    eldest = (dealer + 1) & 3
+    for k in range(4):
+        seat = (eldest + k) & 3
+        hand = hands[H_NOW, seat]
+        if espagnolette_eligible(P, hand):  # at most one seat can be eligible
+            if choose_declare(family, pparams, draws, seat, hand):
+                return seat
+            return -1
+    return -1
+
+
+@njit_nrt_free_inline
+def play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer, declarer, hands, tricks):
+    """R17-R21: the eldest leads; follow suit if able; the highest card of the suit led wins and leads next.
+    Side payments trick by trick, the reversis commitment after trick ``reversis_commit_after``. Returns
+    (committed seat or -1, breaker or -1, number of led claims)."""
+    n_tricks = P[P_HAND_SIZE]
+    commit_after = P[P_COMMIT_AFTER] if P[P_REVERSIS] else -1
+    leader = (dealer + 1) & 3
+    first_winner = -1
+    one_winner = True
+    committed = -1
+    breaker = -1
+    n_claims = 0
+    for ti in range(n_tricks):
+        t = ti + 1
+        tricks[ti, 0] = leader
+        led_suit = -1
+        played = _ZERO
+        for k in range(4):
+            seat = (leader + k) & 3
+            hand = hands[H_NOW, seat]
+            legal = legal_mask(P, hand, ti, led_suit, seat == declarer)
+            card = choose_play(family, pparams, draws, seat, legal, ti)
+            if card < 0 or (legal & bit(card)) == _ZERO:
+                row[COL_ERROR] = ERR_PLAY + 16 * seat  # not a legal card
+                card = select(legal, 0)
+            hands[H_NOW, seat] = hand & ~bit(card)
+            played |= bit(card)
+            tricks[ti, 1 + k] = card
+            if k == 0:
+                led_suit = card >> 4
+        winner = trick_winner(tables, tricks, ti, leader, led_suit)
+        tricks[ti, 5] = winner
+        row[COL_WON + winner] += 1
+        for k in range(4):  # R7, R28
+            row[COL_POINTS + winner] += tables[T_TRICK_POINTS, tricks[ti, 1 + k]]
+        if (played & PAYMENT_CARDS) != _ZERO:
+            n_claims = side_payments(P, row, ledger, claims, n_claims, t, tricks, winner)
+        if t == 1:
+            first_winner = winner
+        elif winner != first_winner:
+            one_winner = False
+        if t == commit_after and one_winner and (winner != declarer or P[P_DECLARER_CAN_COMMIT]):
+            # F1.4: where the declarer cannot be committed, his winning tricks 1..t commits nobody.
+            committed = winner
+            n_claims = commit_reversis(P, row, ledger, claims, n_claims, t)
+        elif committed >= 0 and breaker < 0 and winner != committed:
+            breaker = winner  # G9: the winner of the first trick after the commitment that he lost
+        leader = winner
+    return committed, breaker, n_claims
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# One deal
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@njit_nrt_free
+def play_deal(P, tables, deck, family, pparams, h_match, deal, dealer, pool_before,
+              row, hands, offered, exch, tricks, ledger, claims, cards, draws):
+    """Play deal ``deal`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``)
+    and fill the caller's arrays (:mod:`.layout`). Returns the pool after the deal."""
+    for c in range(COL_DEALER, len(row)):
+        row[c] = 0
+    row[COL_PARTY_WINNER] = -1
+    row[COL_PARTY_LOSER] = -1
+    row[COL_REV_SEAT] = -1
+    row[COL_REV_BREAKER] = -1
+    row[COL_ESP_ELIGIBLE] = -1
+    row[COL_ESP_SEAT] = -1
+    row[COL_Q_HOLDER] = -1
+    row[COL_DEALER] = dealer
+    row[COL_POOL_BEFORE] = pool_before
+    row[COL_POOL_AFTER] = pool_before
+
+    # DESIGN decision 1: the deal's draws, keyed by (seed, match, deal, purpose, seat).
+    h_deal = extend(h_match, deal)
+    shuffle_key = extend(extend(h_deal, PURPOSE_SHUFFLE), 0)
+    h_policy = extend(h_deal, PURPOSE_POLICY)
+    n_tricks = P[P_HAND_SIZE]
+    for s in range(4):
+        stream = extend(h_policy, s)
+        for i in range(DECLARE + 1):  # TAKE, DISCARD, DECLARE
+            draws[s, i] = draw(stream, i)
+        for i in range(PLAY, PLAY + n_tricks):
+            draws[s, i] = draw(stream, i)
+
+    deal_cards(P, deck, cards, shuffle_key, dealer, hands, offered)
+    antes(P, row, ledger, dealer)
+    talon_points = exchange(P, tables, family, pparams, draws, row, dealer, hands, offered, exch)
+    declarer = declare(P, family, pparams, draws, dealer, hands)
+    for s in range(4):  # Appendix A: each seat's cards at the first lead
+        hand = hands[H_NOW, s]
+        hands[H_LEAD, s] = hand
+        row[COL_HEARTS + s] = count(hand & suit_mask(HEARTS))
+        if (hand & QUINOLA_BIT) != _ZERO:
+            row[COL_Q_HOLDER] = s
+        if P[P_ESP] and row[COL_ESP_ELIGIBLE] < 0 and espagnolette_eligible(P, hand):
+            row[COL_ESP_ELIGIBLE] = s
+    row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
+    committed, breaker, n_claims = play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer,
+                                               declarer, hands, tricks)
+    settle(P, row, ledger, claims, n_claims, dealer, declarer, committed, breaker)
+    return row[COL_POOL_AFTER]

@@ -1,0 +1,72 @@
+"""Determinism by key (DESIGN.md decisions 1, 2 and 7): the batch columns are byte-identical whatever the thread
+count and however the matches are split into calls."""
+
+import numba
+import numpy as np
+import pytest
+
+from reversis_sim import columns
+from reversis_sim.engine import play_matches
+from reversis_sim.policies import parse_seats
+from reversis_sim.rules import PRESETS
+
+SEATS = parse_seats(["random"])
+N_MATCHES = 150  # not a multiple of the kernel's block of 16 matches
+
+
+def _bytes(cols):
+    return {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in cols.items()}
+
+
+@pytest.fixture(scope="module")
+def one_thread():
+    return play_matches(PRESETS["parlett"], SEATS, seed=123, first_match=5, n_matches=N_MATCHES, threads=1)
+
+
+def test_layout_is_the_columns_contract(one_thread):
+    want = columns.empty(N_MATCHES * 12)
+    assert list(one_thread) == list(want)
+    for k in want:
+        assert one_thread[k].dtype == want[k].dtype and one_thread[k].shape == want[k].shape, k
+    assert np.array_equal(one_thread["match"], np.repeat(np.arange(5, 5 + N_MATCHES), 12))
+    assert np.array_equal(one_thread["deal"], np.tile(np.arange(12), N_MATCHES))
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs at least 2 numba threads")
+def test_thread_count_does_not_change_a_byte(one_thread):
+    two = play_matches(PRESETS["parlett"], SEATS, seed=123, first_match=5, n_matches=N_MATCHES, threads=2)
+    assert _bytes(two) == _bytes(one_thread)
+    every = play_matches(PRESETS["parlett"], SEATS, seed=123, first_match=5, n_matches=N_MATCHES)
+    assert _bytes(every) == _bytes(one_thread)
+
+
+@pytest.mark.parametrize("cuts", [(1,), (16, 17, 100), (7, 8, 9, 149)])
+def test_chunking_does_not_change_a_byte(one_thread, cuts):
+    edges = [0, *cuts, N_MATCHES]
+    parts = [play_matches(PRESETS["parlett"], SEATS, seed=123, first_match=5 + a, n_matches=b - a, threads=1)
+             for a, b in zip(edges, edges[1:])]
+    joined = {k: np.concatenate([p[k] for p in parts]) for k in one_thread}
+    assert _bytes(joined) == _bytes(one_thread)
+
+
+def test_match_deals_and_seed_change_the_rows(one_thread):
+    short = play_matches(PRESETS["parlett"], SEATS, seed=123, first_match=5, n_matches=3, match_deals=4)
+    assert len(short["deal"]) == 12 and short["deal"].tolist() == [0, 1, 2, 3] * 3
+    same = one_thread["fish"].reshape(N_MATCHES, 12, 4)[:3, :4].reshape(12, 4)
+    assert np.array_equal(short["fish"], same)  # a match's first deals do not depend on its length
+    other = play_matches(PRESETS["parlett"], SEATS, seed=124, first_match=5, n_matches=3)
+    assert not np.array_equal(other["fish"], one_thread["fish"][:36])
+    empty = play_matches(PRESETS["parlett"], SEATS, seed=123, first_match=0, n_matches=0)
+    assert all(len(v) == 0 for v in empty.values())
+
+
+def test_chips_are_conserved(one_thread):
+    c = one_thread
+    net = c["fish"].sum(axis=1) + (c["pool_after"] - c["pool_before"])
+    assert not net.any()
+    assert np.array_equal(c["to_pool"].sum(axis=1) - c["from_pool"].sum(axis=1), c["pool_after"] - c["pool_before"])
+    assert np.array_equal(c["paid"].sum(axis=(1, 2)), c["received"].sum(axis=(1, 2)))
+    # the pool carries from deal to deal inside a match, and a match starts empty
+    pools = c["pool_before"].reshape(N_MATCHES, 12)
+    assert not pools[:, 0].any()
+    assert np.array_equal(pools[:, 1:], c["pool_after"].reshape(N_MATCHES, 12)[:, :-1])

@@ -1,0 +1,117 @@
+"""The numba twins of the keyed randomness and of the hand-mask helpers agree with the Python versions."""
+
+import numba
+import numpy as np
+import pytest
+
+from reversis_sim import cards as C
+from reversis_sim import keys as K
+from reversis_sim import reference
+from reversis_sim.engine import bits as B
+from reversis_sim.engine import keys as NK
+from reversis_sim.engine.compiled import compile_rules
+from reversis_sim.engine.deal import deal_cards
+from reversis_sim.engine.layout import H_DEALT, SWAPS, alloc
+from reversis_sim.rules import PRESETS
+
+M64 = K.M64
+
+
+@numba.njit
+def _mix_all(xs):
+    out = np.empty_like(xs)
+    for i in range(len(xs)):
+        out[i] = NK.mix64(xs[i])
+    return out
+
+
+@numba.njit
+def _draw_all(stream_key, n):
+    out = np.empty(n, np.uint64)
+    for i in range(n):
+        out[i] = NK.draw(stream_key, i)
+    return out
+
+
+@numba.njit
+def _below_all(xs, ns):
+    out = np.empty(len(xs), np.int64)
+    for i in range(len(xs)):
+        out[i] = NK.below(xs[i], ns[i])
+    return out
+
+
+@numba.njit
+def _stream(seed, match, deal, purpose, seat):
+    return NK.stream(seed, match, deal, purpose, seat)
+
+
+@numba.njit
+def _shuffle_key(seed, match, deal):
+    h = NK.extend(NK.extend(NK.seed_hash(seed), match), deal)
+    return NK.extend(NK.extend(h, NK.PURPOSE_SHUFFLE), 0)
+
+
+@numba.njit
+def _select_all(masks, ks):
+    out = np.empty((len(masks), 3), np.int64)
+    for i in range(len(masks)):
+        out[i, 0] = B.select(masks[i], ks[i])
+        out[i, 1] = B._select_search(masks[i], ks[i])
+        out[i, 2] = B.count(masks[i])
+    return out
+
+
+def _u64(rng, n):
+    edge = [0, 1, 2, M64, M64 - 1, 1 << 63, (1 << 63) - 1, K.GAMMA]
+    return np.array(edge + [int(x) for x in rng.integers(0, 2**63, n, dtype=np.int64)]
+                    + [int(x) | (1 << 63) for x in rng.integers(0, 2**63, n, dtype=np.int64)], dtype=np.uint64)
+
+
+def test_mix64_draw_and_below_agree_with_python():
+    rng = np.random.default_rng(1)
+    xs = _u64(rng, 5000)
+    assert [int(v) for v in _mix_all(xs)] == [K.mix64(int(x)) for x in xs]
+    for key in xs[:40]:
+        assert [int(v) for v in _draw_all(key, 64)] == [K.draw(int(key), i) for i in range(64)]
+    ns = rng.integers(1, 2**31, len(xs))
+    ns[:200] = rng.integers(1, 60, 200)
+    assert _below_all(xs, ns).tolist() == [K.below(int(x), int(n)) for x, n in zip(xs, ns)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2026, 2**40 + 3, M64, -1, -12345, 2**70 + 5])
+def test_streams_agree_with_python_for_any_seed(seed):
+    for match, deal, purpose, seat in [(0, 0, 1, 0), (3, 11, 2, 3), (10**6, 7, 2, 1), (2**31, 2**20, 1, 0)]:
+        got = _stream(NK.seed_u64(seed), match, deal, purpose, seat)
+        assert int(got) == K.stream(seed, match, deal, purpose, seat)
+
+
+@pytest.mark.parametrize("name", ["parlett", "parlett_52"])
+def test_kernel_shuffle_and_deal_match_the_reference(name):
+    rules = PRESETS[name]
+    cr = compile_rules(rules)
+    row, hands, offered, exch, tricks, ledger, claims, cards, draws = alloc()
+    for seed, match, deal in [(0, 0, 0), (1, 2, 3), (99, 1000, 11), (-4, 5, 0), (2**64 + 9, 3, 7)]:
+        for dealer in range(4):
+            key = np.uint64(_shuffle_key(NK.seed_u64(seed), match, deal))
+            assert int(key) == K.stream(seed, match, deal, K.PURPOSE_SHUFFLE, 0)
+            deal_cards(cr.params, cr.deck, cards, key, dealer, hands, offered)
+            lay = reference.deal_cards(rules, seed, match, deal, dealer)
+            assert [C.from_mask(int(m)) for m in hands[H_DEALT]] == lay.dealt
+            assert [None if c < 0 else int(c) for c in offered] == lay.talon_offered
+            assert cards[:len(cr.deck)].tolist() == K.shuffled(list(rules.tables.deck), seed, match, deal)
+    assert SWAPS >= 52
+
+
+def test_select_and_count_agree_with_sorted_cards():
+    rng = np.random.default_rng(3)
+    masks, ks, expect = [], [], []
+    for _ in range(20000):
+        m = int(rng.integers(1, 2**63, dtype=np.int64)) & 0x1FFF_1FFF_1FFF_1FFF or 1 << int(rng.integers(0, 13))
+        cs = C.from_mask(m)
+        k = int(rng.integers(len(cs)))
+        masks.append(m)
+        ks.append(k)
+        expect.append((cs[k], cs[k], len(cs)))
+    got = _select_all(np.array(masks, dtype=np.uint64), np.array(ks, dtype=np.int64))
+    assert [tuple(r) for r in got.tolist()] == expect
