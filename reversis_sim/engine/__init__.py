@@ -2,8 +2,9 @@
 
 Layout (imports flow down the list):
 
-- :mod:`.jit`: the jit options of every kernel and the on-disk cache;
-- :mod:`.keys`, :mod:`.bits`: keyed randomness (twins of :mod:`reversis_sim.keys`) and hand-mask helpers;
+- :mod:`reversis_sim.jit` (the jit options of every kernel and the on-disk cache) and :mod:`reversis_sim.bits`
+  (hand-mask helpers) sit below the engine, shared with the policies;
+- :mod:`.keys`: keyed randomness (the twin of :mod:`reversis_sim.keys`);
 - :mod:`.compiled`: a :class:`~reversis_sim.rules.Rules` as flat arrays; :mod:`.seats`: seat policies as arrays;
 - :mod:`.policy`: the policy families inside the kernels, dispatched on the family id;
 - :mod:`.layout`: the arrays of one deal (result row, hands, tricks, ledger);

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cards as C
-from .bits import bit, count, select, suit_mask
+from ..bits import bit, count, select, suit_mask
 from .compiled import (
     P_COMMIT_AFTER,
     P_DEALER_EXTRA,
@@ -38,7 +38,7 @@ from .compiled import (
     T_TRICK_POINTS,
     TALON_NONE,
 )
-from .jit import njit_nrt_free, njit_nrt_free_inline
+from ..jit import njit_nrt_free, njit_nrt_free_inline
 from .keys import DECLARE, PLAY, PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend
 from .layout import (
     COL_DEALER,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import keys as K
-from .jit import njit_nrt_free
+from ..jit import njit_nrt_free
 
 GAMMA = np.uint64(K.GAMMA)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..reference import IllegalPlay
 from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_TRICKS
-from .jit import njit
+from ..jit import njit
 from .policy import N_DRAWS
 
 # --- the result row of one deal (the columns of play_matches, reversis_sim.columns) ----------------------------

@@ -13,7 +13,7 @@ from numba import prange
 
 from .compiled import MAX_LEDGER, MAX_TRICKS
 from .deal import dealer_of, play_deal
-from .jit import njit, njit_nrt_free, njit_parallel
+from ..jit import njit, njit_nrt_free, njit_parallel
 from .keys import extend, seed_hash
 from .layout import COL_DEAL, COL_MATCH, COL_N_PAYMENTS, N_COLS, alloc
 

@@ -55,7 +55,7 @@ from .compiled import (
     R_REVERSIS_BROKEN,
     R_REVERSIS_MADE,
 )
-from .jit import njit_nrt_free, njit_nrt_free_inline
+from ..jit import njit_nrt_free, njit_nrt_free_inline
 from .layout import (
     COL_ERROR,
     COL_ESP_MADE,

@@ -17,8 +17,8 @@ critical path of the play).
 
 from __future__ import annotations
 
-from .bits import count, select
-from .jit import njit_nrt_free
+from ..bits import count, select
+from ..jit import njit_nrt_free
 from .keys import DECLARE, DISCARD, PLAY, TAKE, below
 
 RANDOM = 0  # family id of ``random``

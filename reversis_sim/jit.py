@@ -1,4 +1,4 @@
-"""The jit options of every kernel, in one place, and the on-disk cache that goes with them.
+"""The jit options of every kernel (engine and policies), in one place, and the on-disk cache that goes with them.
 
 Every kernel of :mod:`reversis_sim.engine` is compiled with one of the decorators below (:data:`njit`,
 :data:`njit_nrt_free` and its inlined variant for the deal kernel, :data:`njit_parallel` for the one ``prange``
@@ -56,14 +56,15 @@ stride and pointer of every array); inlining a function with a single call site 
 njit_parallel = functools.partial(numba.njit, parallel=True, **JIT_OPTIONS)
 """``numba.njit`` with :data:`JIT_OPTIONS` and ``parallel=True`` (``prange`` kernels)."""
 
-_ENGINE_DIR = Path(__file__).resolve().parent
-_PACKAGE_DIR = _ENGINE_DIR.parent
-# Engine modules without jitted code: editing them need not recompile the kernels. Every other .py below the
-# engine folder is watched (a new module is watched by default), and so are the package files whose constants the
-# kernels freeze in (card codes, key constants and decision indices, the payment reason numbers).
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_ENGINE_DIR = _PACKAGE_DIR / "engine"
+# Jitted code lives in engine/, policies/heuristic.py and bits.py. Engine modules without jitted code need not
+# recompile the kernels when edited. Also watched: the package files whose constants the kernels freeze in (card
+# codes, key constants and decision indices, the payment reason numbers) and this file (the options).
 _PURE_PYTHON = {"__init__.py", "batch.py", "bench.py", "seats.py", "stress.py", "trace.py"}
+_JITTED_OUTSIDE_ENGINE = ("bits.py", "policies/heuristic.py")
 _WATCHED_FILES = tuple(p for p in sorted(_ENGINE_DIR.rglob("*.py")) if p.name not in _PURE_PYTHON) + tuple(
-    _PACKAGE_DIR / name for name in ("cards.py", "keys.py", "reference.py"))
+    _PACKAGE_DIR / name for name in _JITTED_OUTSIDE_ENGINE + ("jit.py", "cards.py", "keys.py", "reference.py"))
 
 
 @functools.cache
@@ -77,10 +78,12 @@ def engine_fingerprint() -> str:
 
 
 def _is_engine_file(py_file: str) -> bool:
+    """A file whose jitted functions are cached with the fingerprint."""
     try:
-        return Path(py_file).resolve().is_relative_to(_ENGINE_DIR)
+        path = Path(py_file).resolve()
     except OSError:
         return False
+    return path.is_relative_to(_ENGINE_DIR) or any(path == _PACKAGE_DIR / n for n in _JITTED_OUTSIDE_ENGINE)
 
 
 def _install_locators() -> None:
