@@ -9,8 +9,9 @@ policy randomness.
 This is the readable Python twin; :mod:`reversis_sim.engine.keys` holds the numba one, and a test checks they agree.
 
 Decision indices used by the engines (one fixed index per decision, so that one decision never shifts another's
-randomness): ``TAKE`` and ``DISCARD`` for the talon exchange, ``DECLARE`` for the espagnolette (``GOAL`` for its goal where the preset asks one), ``PLAY + t`` for the
-card played to trick ``t`` (0-based), ``SHUFFLE`` stream draws ``i`` for the Fisher-Yates swap at position ``i``.
+randomness): ``TAKE`` and ``DISCARD`` for the talon exchange, ``DECLARE`` for the espagnolette (``GOAL`` for its
+goal where the preset asks one), ``PLAY + t`` for the card played to trick ``t`` (0-based), ``SHUFFLE`` stream draws
+``i`` for the Fisher-Yates swap at position ``i``.
 """
 
 from __future__ import annotations

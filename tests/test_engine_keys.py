@@ -4,10 +4,10 @@ import numba
 import numpy as np
 import pytest
 
+from reversis_sim import bits as B
 from reversis_sim import cards as C
 from reversis_sim import keys as K
 from reversis_sim import reference
-from reversis_sim import bits as B
 from reversis_sim.engine import keys as NK
 from reversis_sim.engine.compiled import compile_rules
 from reversis_sim.engine.deal import deal_cards

@@ -81,7 +81,8 @@ P_N_DECK = 51
 P_REV_BROKEN_PAYS_POOL = 52
 P_DECLARER_CAN_COMMIT = 53
 P_Q_FORCED_PLUS_POOL = 54
-N_PARAMS = 55
+P_DECK_MASK = 55  # every card of the deck as a mask (card codes stay below 61, so it fits an int64)
+N_PARAMS = 56
 
 TALON_NONE, TALON_BLIND = 0, 1
 PAYERS_EACH_OTHER, PAYERS_LOSER_ONLY, PAYERS_NONE = 0, 1, 2
@@ -182,6 +183,7 @@ def compile_rules(rules: Rules) -> CompiledRules:
     p[P_ESP_POOL_RETURN_FACTOR] = r.espagnolette_pool_return_factor
     p[P_DEALER_STEP] = r.dealer_step
     p[P_N_DECK] = len(r.tables.deck)
+    p[P_DECK_MASK] = C.mask(r.tables.deck)
     p[P_REV_BROKEN_PAYS_POOL] = r.reversis_broken_pays_pool
     p[P_DECLARER_CAN_COMMIT] = r.declarer_can_commit
     p[P_Q_FORCED_PLUS_POOL] = r.quinola_forced_plus_pool

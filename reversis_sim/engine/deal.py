@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import cards as C
 from ..bits import bit, count, select, suit_mask
+from ..jit import njit_nrt_free, njit_nrt_free_inline
 from .compiled import (
     P_COMMIT_AFTER,
     P_DEALER_EXTRA,
@@ -38,7 +39,6 @@ from .compiled import (
     T_TRICK_POINTS,
     TALON_NONE,
 )
-from ..jit import njit_nrt_free, njit_nrt_free_inline
 from .keys import DECLARE, PLAY, PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend
 from .layout import (
     COL_DEALER,
@@ -186,7 +186,7 @@ def exchange(P, tables, family, pparams, draws, row, dealer, hands, offered, exc
     for k in range(4):
         seat = dealer if k == 0 else (eldest + k - 1) & 3  # A: the dealer discards first
         hand = hands[H_NOW, seat]
-        choice = choose_exchange(family, pparams, draws, seat, seat == dealer, hand)
+        choice = choose_exchange(family, pparams, draws, seat, seat == dealer, hand, tables)
         if (choice >= 0 and (hand & bit(choice)) == _ZERO) or (choice < 0 and seat == dealer):
             row[COL_ERROR] = ERR_EXCHANGE + 16 * seat  # not a card of his hand
             choice = select(hand, 0)
@@ -209,7 +209,7 @@ def exchange(P, tables, family, pparams, draws, row, dealer, hands, offered, exc
 
 
 @njit_nrt_free_inline
-def declare(P, family, pparams, draws, dealer, hands):
+def declare(P, tables, family, pparams, draws, dealer, hands):
     """R38, A13: after the exchange and before the first lead, an eligible player may declare. Returns the
     declarer's seat or -1."""
     if not P[P_ESP]:
@@ -219,14 +219,15 @@ def declare(P, family, pparams, draws, dealer, hands):
         seat = (eldest + k) & 3
         hand = hands[H_NOW, seat]
         if espagnolette_eligible(P, hand):  # at most one seat can be eligible
-            if choose_declare(family, pparams, draws, seat, hand):
+            if choose_declare(family, pparams, draws, seat, hand, tables):
                 return seat
             return -1
     return -1
 
 
 @njit_nrt_free_inline
-def play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer, declarer, hands, tricks):
+def play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer, declarer, hands, tricks, exch,
+                offered):
     """R17-R21: the eldest leads; follow suit if able; the highest card of the suit led wins and leads next.
     Side payments trick by trick, the reversis commitment after trick ``reversis_commit_after``. Returns
     (committed seat or -1, breaker or -1, number of led claims)."""
@@ -238,21 +239,25 @@ def play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer, 
     committed = -1
     breaker = -1
     n_claims = 0
+    seen = _ZERO  # every card played so far (public)
     for ti in range(n_tricks):
         t = ti + 1
         tricks[ti, 0] = leader
         led_suit = -1
         played = _ZERO
+        streak = first_winner if (one_winner and ti > 0) else -1  # the seat that won every trick so far
         for k in range(4):
             seat = (leader + k) & 3
             hand = hands[H_NOW, seat]
             legal = legal_mask(P, hand, ti, led_suit, seat == declarer)
-            card = choose_play(family, pparams, draws, seat, legal, ti)
+            card = choose_play(P, tables, family, pparams, draws, seat, legal, ti, hand, tricks, k, dealer, seen,
+                               streak, declarer, exch, offered)
             if card < 0 or (legal & bit(card)) == _ZERO:
                 row[COL_ERROR] = ERR_PLAY + 16 * seat  # not a legal card
                 card = select(legal, 0)
             hands[H_NOW, seat] = hand & ~bit(card)
             played |= bit(card)
+            seen |= bit(card)
             tricks[ti, 1 + k] = card
             if k == 0:
                 led_suit = card >> 4
@@ -315,7 +320,7 @@ def play_deal(P, tables, deck, family, pparams, h_match, deal, dealer, pool_befo
     deal_cards(P, deck, cards, shuffle_key, dealer, hands, offered)
     antes(P, row, ledger, dealer)
     talon_points = exchange(P, tables, family, pparams, draws, row, dealer, hands, offered, exch)
-    declarer = declare(P, family, pparams, draws, dealer, hands)
+    declarer = declare(P, tables, family, pparams, draws, dealer, hands)
     for s in range(4):  # Appendix A: each seat's cards at the first lead
         hand = hands[H_NOW, s]
         hands[H_LEAD, s] = hand
@@ -326,6 +331,6 @@ def play_deal(P, tables, deck, family, pparams, h_match, deal, dealer, pool_befo
             row[COL_ESP_ELIGIBLE] = s
     row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
     committed, breaker, n_claims = play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer,
-                                               declarer, hands, tricks)
+                                               declarer, hands, tricks, exch, offered)
     settle(P, row, ledger, claims, n_claims, dealer, declarer, committed, breaker)
     return row[COL_POOL_AFTER]

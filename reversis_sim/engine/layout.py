@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..jit import njit
 from ..reference import IllegalPlay
 from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_TRICKS
-from ..jit import njit
 from .policy import N_DRAWS
 
 # --- the result row of one deal (the columns of play_matches, reversis_sim.columns) ----------------------------

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from ..jit import njit, njit_nrt_free, njit_parallel
 from .compiled import MAX_LEDGER, MAX_TRICKS
 from .deal import dealer_of, play_deal
-from ..jit import njit, njit_nrt_free, njit_parallel
 from .keys import extend, seed_hash
 from .layout import COL_DEAL, COL_MATCH, COL_N_PAYMENTS, N_COLS, alloc
 

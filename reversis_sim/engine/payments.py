@@ -8,6 +8,7 @@ of the result row running (the arrays are described in :mod:`.layout`).
 from __future__ import annotations
 
 from .. import cards as C
+from ..jit import njit_nrt_free, njit_nrt_free_inline
 from .compiled import (
     MAX_LEDGER,
     P_ACE_DUMPED,
@@ -55,7 +56,6 @@ from .compiled import (
     R_REVERSIS_BROKEN,
     R_REVERSIS_MADE,
 )
-from ..jit import njit_nrt_free, njit_nrt_free_inline
 from .layout import (
     COL_ERROR,
     COL_ESP_MADE,

@@ -4,6 +4,9 @@ numba compiles a function argument separately for each function, so policies are
 functions: each decision is one small function that branches on ``family[seat]`` (``FAMILIES[...].family_id``)
 and reads the seat's ``float64`` parameter vector ``params[seat]``. Adding a family adds one ``elif`` per decision.
 
+The heuristic families (``lowest``, ``avoid``) are the shared numba functions of
+:mod:`reversis_sim.policies.heuristic`, called with the seat's public view built from the kernel's state.
+
 Family 0, ``random`` (the twin of :class:`reversis_sim.policies.random.RandomPolicy`): every choice is drawn from
 the seat's keyed stream with the same decision index and the same ``below`` mapping, over the same candidates in
 the same order (cards sorted by card code = mask bits from low to high), so it makes exactly the reference's
@@ -17,17 +20,21 @@ critical path of the play).
 
 from __future__ import annotations
 
-from ..bits import count, select
+import numpy as np
+
+from ..bits import bit, count, select
 from ..jit import njit_nrt_free
+from ..policies import heuristic as H
+from .compiled import P_DECK_MASK, P_HAND_SIZE, P_TALON, T_STRENGTH, T_TRICK_POINTS, TALON_NONE
 from .keys import DECLARE, DISCARD, PLAY, TAKE, below
 
 RANDOM = 0  # family id of ``random``
-KERNEL_FAMILIES = {RANDOM: "random"}  # family id -> name, for every family this module plays
+KERNEL_FAMILIES = {RANDOM: "random", H.LOWEST: "lowest", H.AVOID: "avoid"}  # every family this module plays
 N_DRAWS = 24  # decision indices drawn per seat and deal: PLAY + 13 tricks fit
 
 
 @njit_nrt_free
-def choose_exchange(family, params, draws, seat, is_dealer, hand):
+def choose_exchange(family, params, draws, seat, is_dealer, hand, tables):
     """Talon exchange (R13, R14): the card to discard, or -1 to keep the hand (never -1 for the dealer).
 
     ``hand``: the seat's mask before the exchange.
@@ -37,22 +44,43 @@ def choose_exchange(family, params, draws, seat, is_dealer, hand):
         if not is_dealer and below(draws[seat, TAKE], 2) == 0:
             return -1
         return select(hand, below(draws[seat, DISCARD], count(hand)))
-    return -1
+    return H.exchange_card(f, params[seat], seat, is_dealer, False, hand, tables[T_STRENGTH], tables[T_TRICK_POINTS])
 
 
 @njit_nrt_free
-def choose_declare(family, params, draws, seat, hand):
+def choose_declare(family, params, draws, seat, hand, tables):
     """Declare the espagnolette (R38)? Asked only of an eligible seat."""
     f = family[seat]
     if f == RANDOM:
         return below(draws[seat, DECLARE], 2) == 1
-    return False
+    return H.declare(f, params[seat], hand, tables[T_STRENGTH])
 
 
 @njit_nrt_free
-def choose_play(family, params, draws, seat, legal, trick_index):
-    """The card to play (a card of the non-empty mask ``legal``) to trick ``trick_index`` (0-based)."""
+def talon_known(exch, offered, dealer, seat):
+    """The talon cards ``seat`` knows after the exchange: its own discard, or the card it looked at (A17)."""
+    for k in range(4):
+        if exch[k, 0] == seat:
+            card = exch[k, 1]
+            if seat != dealer and card < 0:
+                card = offered[seat]
+            return bit(card)
+    return np.uint64(0)
+
+
+@njit_nrt_free
+def choose_play(P, tables, family, params, draws, seat, legal, trick_index, hand, tricks, n_cur, dealer, seen,
+                streak, declarer, exch, offered):
+    """The card to play (a card of the non-empty mask ``legal``) to trick ``trick_index`` (0-based).
+
+    The heuristic families see the seat's public view: ``hand``, the cards ``seen`` on the table (this trick
+    included), the trick so far (``tricks[trick_index, 1:1 + n_cur]``, led by ``tricks[trick_index, 0]``), the
+    ``streak`` seat, the ``declarer``, and the talon cards the seat knows.
+    """
     f = family[seat]
     if f == RANDOM:
         return select(legal, below(draws[seat, PLAY + trick_index], count(legal)))
-    return select(legal, 0)
+    known = np.uint64(0) if P[P_TALON] == TALON_NONE else talon_known(exch, offered, dealer, seat)
+    return H.play_card(f, params[seat], seat, legal, hand, trick_index, P[P_HAND_SIZE], tricks[trick_index, 1:],
+                       n_cur, tricks[trick_index, 0], dealer, 4, False, seen, known, streak, declarer,
+                       np.uint64(P[P_DECK_MASK]), tables[T_STRENGTH], tables[T_TRICK_POINTS])

@@ -5,8 +5,8 @@ A policy is written ``family`` or ``family:key=value,key=value`` (DESIGN.md deci
 
 from __future__ import annotations
 
-from .registry import FAMILIES, PolicySpec, PolicySpecError, make_policy, parse_seats, parse_spec
+from .registry import FAMILIES, NAMED, PolicySpec, PolicySpecError, make_policy, parse_seats, parse_spec
 from .view import Payment, Policy, SeatView, TrickRecord
 
-__all__ = ["FAMILIES", "Payment", "Policy", "PolicySpec", "PolicySpecError", "SeatView", "TrickRecord",
+__all__ = ["FAMILIES", "NAMED", "Payment", "Policy", "PolicySpec", "PolicySpecError", "SeatView", "TrickRecord",
            "make_policy", "parse_seats", "parse_spec"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from . import heuristic as H
+from .kernel_policy import KernelPolicy
 from .random import RandomPolicy
 
 
@@ -30,8 +32,56 @@ class Family:
     factory: Callable[..., object] = field(repr=False)
 
 
+def _switch(name: str, default: float, doc: str) -> Param:
+    return Param(name, default, 0.0, 1.0, doc)
+
+
+#: The parameters of ``avoid``, in the order of the kernel's parameter vector (``heuristic.A_*``).
+AVOID_PARAMS = (
+    _switch("duck", 1, "H2: follow with the highest card that still loses the trick (0: the lowest card)"),
+    _switch("unload", 1, "H2: when the trick cannot be lost, unload the highest card that is not an Ace or the J♥"),
+    _switch("shed", 1, "H1: when void, discard the J♥, then A♦, then the Aces, then the highest-point card"),
+    _switch("save_dumps", 0, "H1: keep Aces to dump in the last two tricks, where payments are doubled"),
+    _switch("lead_pay", 0, "H7: 1 allows leading an Ace or the J♥ while other cards are left"),
+    _switch("short", 1, "H9: lead from the shortest suit (0: the longest)"),
+    _switch("hunt", 1, "H5: lead low hearts while the J♥ is out, to force it"),
+    _switch("ace_hunt", 0, "H6: lead low into suits whose Ace is still out, to force it"),
+    Param("guard", 2, 0, 6, "H8: low hearts to keep as guards of one's own J♥ (talon discards and sheds)"),
+    Param("take", 4, 0, 20, "H3/H4: take the talon card when the hand's danger score reaches this"),
+    Param("declare", 1, 0, 11, "H12: declare the espagnolette with at most this many high cards besides the Aces"),
+    Param("reversis", 12, 0, 14, "H10: attempt the reversis with at least this many sure tricks (above the "
+                                 "number of tricks: never)"),
+    Param("break", 5, 0, 14, "H11: fight an opponent's run of won tricks once it reaches this many"),
+    _switch("opposite", 1, "H13: dump an Ace at once when the opposite seat is winning the trick (pays ×2)"),
+    _switch("count", 1, "H14: count the cards played (0: treat every unseen card as still out)"),
+)
+assert len(AVOID_PARAMS) == H.N_AVOID_PARAMS
+
+
+def _kernel_factory(family_id: int):
+    def make(**params: float) -> KernelPolicy:
+        return KernelPolicy(family_id, tuple(params.values()))
+
+    return make
+
+
 FAMILIES: dict[str, Family] = {
     "random": Family("random", 0, "uniformly random legal play at every decision (the baseline)", (), RandomPolicy),
+    "lowest": Family("lowest", H.LOWEST, "naive baseline: always its lowest legal card, never takes the talon card, "
+                     "never declares", (), _kernel_factory(H.LOWEST)),
+    "avoid": Family("avoid", H.AVOID, "the sourced trick-avoidance ideas H1-H14 (duck and unload, shed payment "
+                    "cards, make voids, guard and hunt the Quinola, reversis attempt and defence), each a "
+                    "parameter", AVOID_PARAMS, _kernel_factory(H.AVOID)),
+}
+
+#: Named presets of the families: a name usable wherever a spec is (``--seat cautious``).
+NAMED: dict[str, str] = {
+    "avoid": "avoid",
+    "cautious": "avoid:hunt=0,ace_hunt=0,take=20",
+    "hunter": "avoid:hunt=1,ace_hunt=1",
+    "saver": "avoid:save_dumps=1",
+    "bold": "avoid:reversis=9,break=4",
+    "naive": "lowest",
 }
 
 
@@ -61,10 +111,14 @@ def parse_spec(text: str) -> PolicySpec:
     """Parse ``family[:key=value,...]`` into a :class:`PolicySpec`, validating names and ranges."""
     if not isinstance(text, str) or not text.strip():
         raise PolicySpecError("empty seat policy; write a family name such as 'random'")
-    family_name, _, rest = text.strip().partition(":")
+    text = text.strip()
+    if text in NAMED and NAMED[text] != text:
+        text = NAMED[text]  # a named preset
+    family_name, _, rest = text.partition(":")
     family_name = family_name.strip()
     if family_name not in FAMILIES:
-        raise PolicySpecError(f"unknown policy family {family_name!r}; valid families: {', '.join(sorted(FAMILIES))}")
+        raise PolicySpecError(f"unknown policy family {family_name!r}; valid families: {', '.join(sorted(FAMILIES))}"
+                              f" (named presets: {', '.join(sorted(set(NAMED) - set(FAMILIES)))})")
     fam = FAMILIES[family_name]
     values = {p.name: p.default for p in fam.params}
     for item in filter(None, (s.strip() for s in rest.split(","))):
