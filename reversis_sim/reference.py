@@ -153,7 +153,8 @@ class _Deal:
     """The state of one deal in progress. Private: policies only ever see a :class:`SeatView`."""
 
     def __init__(self, rules: Rules, policies: Sequence[Policy], *, seed: int, match: int, deal: int,
-                 dealer: int, pool_before: int, layout: Layout, double_ante: bool = False):
+                 dealer: int, pool_before: int, layout: Layout, double_ante: bool = False,
+                 policy_seeds: Sequence[int] | None = None):
         self.rules, self.policies = rules, list(policies)
         self.seed, self.match, self.deal, self.dealer = seed, match, deal, dealer
         self.n = rules.n_seats
@@ -174,7 +175,8 @@ class _Deal:
         self.double_ante = double_ante  # serbian (F3.3)
         self.placed = False  # the J♥ was placed (dumped) this deal
         self.quinola_taken: int | None = None  # 1-based trick whose winner took the J♥, if it was not placed
-        self.streams = [keys.stream(seed, match, deal, keys.PURPOSE_POLICY, s) for s in range(self.n)]
+        seeds = [seed] * self.n if policy_seeds is None else list(policy_seeds)  # DESIGN decision 1
+        self.streams = [keys.stream(seeds[s], match, deal, keys.PURPOSE_POLICY, s) for s in range(self.n)]
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
     def pay(self, trick: int | None, payer: int | str, payee: int | str, amount: int, reason: str) -> None:
@@ -585,7 +587,7 @@ def _nm(card) -> str:
 def play_deal(rules: Rules, policies: Sequence[Policy], *, seed: int = 0, match: int = 0, deal: int = 0,
               dealer: int = 0, pool_before: int = 0, seat_names: Sequence[str] | None = None,
               layout: Layout | None = None, double_ante: bool = False,
-              score_before: Sequence[int] | None = None) -> dict:
+              score_before: Sequence[int] | None = None, policy_seeds: Sequence[int] | None = None) -> dict:
     """Play one deal and return its deal record (Appendix A) as JSON-ready data.
 
     Parameters
@@ -593,13 +595,14 @@ def play_deal(rules: Rules, policies: Sequence[Policy], *, seed: int = 0, match:
     rules : the rule set; policies : one per seat; seed, match, deal : the deal's identifiers (they key the shuffle
     and the policies' randomness); dealer, pool_before : where the match stands; seat_names : the ``seats`` field;
     layout : fixed cards instead of the keyed shuffle (to settle a given deal); double_ante : ``serbian``, the
-    previous deal had a J♥ placement (F3.3); score_before : ``parlett_simple``, the running totals (F4.3).
+    previous deal had a J♥ placement (F3.3); score_before : ``parlett_simple``, the running totals (F4.3);
+    policy_seeds : one seed per seat for its policy's randomness (default: ``seed``; the cards follow ``seed``).
     """
     if len(policies) != rules.n_seats:
         raise ValueError(f"{rules.name} needs {rules.n_seats} seat policies, got {len(policies)}")
     layout = layout or deal_cards(rules, seed, match, deal, dealer)
     g = _Deal(rules, policies, seed=seed, match=match, deal=deal, dealer=dealer, pool_before=pool_before,
-              layout=layout, double_ante=double_ante)
+              layout=layout, double_ante=double_ante, policy_seeds=policy_seeds)
     g.antes()
     g.exchange()
     g.declare()
@@ -655,7 +658,7 @@ def dealer_of(rules: Rules, deal: int) -> int:
 
 
 def play_match(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int,
-               n_deals: int | None = None) -> Iterator[dict]:
+               n_deals: int | None = None, policy_seeds: Sequence[int] | None = None) -> Iterator[dict]:
     """R4, R10: the deals of one match in order, the dealer rotating and the pool carried over (a won pool
     restarts, R9). Yields one deal record per deal.
 
@@ -668,7 +671,8 @@ def play_match(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: i
     pool, double_ante, score = 0, False, [0] * rules.n_seats
     for deal in range(rules.match_deals if n_deals is None else n_deals):
         record = play_deal(rules, policies, seed=seed, match=match, deal=deal, dealer=dealer_of(rules, deal),
-                           pool_before=pool, seat_names=names, double_ante=double_ante, score_before=score)
+                           pool_before=pool, seat_names=names, double_ante=double_ante, score_before=score,
+                           policy_seeds=policy_seeds)
         pool = record["result"]["pool_after"] if rules.pool_persists else 0
         double_ante = rules.double_ante_after_placement and quinola_placed(record)
         yield record
@@ -678,9 +682,10 @@ def play_match(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: i
                 return
 
 
-def replay(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int, deal: int) -> dict:
+def replay(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int, deal: int,
+           policy_seeds: Sequence[int] | None = None) -> dict:
     """The record of deal ``deal`` of match ``match``: the match is played up to it (the pool carries)."""
-    *_, record = play_match(rules, seats, seed=seed, match=match, n_deals=deal + 1)
+    *_, record = play_match(rules, seats, seed=seed, match=match, n_deals=deal + 1, policy_seeds=policy_seeds)
     if record["deal"] != deal:
         raise ValueError(f"match {match} ended after deal {record['deal']} (a running total reached "
                          f"{rules.target_total}); there is no deal {deal}")

@@ -25,12 +25,14 @@ ENGINES = ("numba", "reference")
 
 def simulate_records(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, n_matches: int,
                      match_deals: int | None = None, first_match: int = 0,
-                     progress: Callable[[int], None] | None = None) -> Iterator[dict]:
+                     progress: Callable[[int], None] | None = None,
+                     policy_seeds: Sequence[int] | None = None) -> Iterator[dict]:
     """Deal records (reference engine) of matches ``first_match .. first_match + n_matches - 1``, in order.
     ``progress`` is called with the number of deals finished after each match."""
     done = 0
     for match in range(first_match, first_match + n_matches):
-        for record in reference.play_match(rules, seats, seed=seed, match=match, n_deals=match_deals):
+        for record in reference.play_match(rules, seats, seed=seed, match=match, n_deals=match_deals,
+                                           policy_seeds=policy_seeds):
             done += 1
             yield record
         if progress is not None:
@@ -38,17 +40,21 @@ def simulate_records(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, n_
 
 
 def chunk_columns(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, first_match: int, n_matches: int,
-                  match_deals: int, engine: str = "numba", threads: int | None = None) -> dict[str, np.ndarray]:
-    """Per-deal columns (:mod:`reversis_sim.columns`) of a block of matches, from either engine."""
+                  match_deals: int, engine: str = "numba", threads: int | None = None,
+                  policy_seeds: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+    """Per-deal columns (:mod:`reversis_sim.columns`) of a block of matches, from either engine.
+
+    ``policy_seeds``: one seed per seat for its policy randomness (default: the run seed); the cards always follow
+    ``seed``, so an A/A comparison can replay the same cards with independent policy randomness."""
     if engine == "reference":
         recs = list(simulate_records(rules, seats, seed=seed, n_matches=n_matches, match_deals=match_deals,
-                                     first_match=first_match))
+                                     first_match=first_match, policy_seeds=policy_seeds))
         return columns.from_records(recs, rules)
     if engine == "numba":
         from .engine import play_matches
 
         return play_matches(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches,
-                            match_deals=match_deals, threads=threads)
+                            match_deals=match_deals, threads=threads, policy_seeds=policy_seeds)
     raise ValueError(f"unknown engine {engine!r}; valid engines: {', '.join(ENGINES)}")
 
 

@@ -17,7 +17,7 @@ from ..policies import PolicySpec
 from ..rules import Rules
 from . import layout as D
 from .compiled import POOL, compile_rules
-from .keys import seed_u64
+from .keys import policy_seed_array, seed_u64
 from .match import play_matches_nb
 from .seats import seat_arrays
 
@@ -36,14 +36,17 @@ assert set(ROW_COLUMNS) == set(columns.DEAL_COLUMNS) and POOL == 4
 
 
 def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, first_match: int, n_matches: int,
-                 match_deals: int | None = None, threads: int | None = None) -> dict[str, np.ndarray]:
+                 match_deals: int | None = None, threads: int | None = None,
+                 policy_seeds: Sequence[int] | None = None) -> dict[str, np.ndarray]:
     """Play matches ``first_match .. first_match + n_matches - 1`` and return one row per deal.
 
     Parameters
     ----------
     rules : a rule set the engine plays (:func:`~reversis_sim.engine.compiled.check_engine_supported`);
     seats : one policy spec per seat; seed : run seed; first_match, n_matches : which matches; match_deals : deals
-    per match (default ``rules.match_deals``); threads : numba threads to use (default: numba's current setting).
+    per match (default ``rules.match_deals``); threads : numba threads to use (default: numba's current setting);
+    policy_seeds : one seed per seat for that seat's policy randomness (default: the run seed for every seat; the
+    cards always follow the run seed), for A/A comparisons on the same cards.
 
     Returns
     -------
@@ -63,8 +66,9 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
     cols = columns.empty(n, rules.n_seats)
     if n_matches:
         with _threads(threads):
-            play_matches_nb(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), first_match, n_matches,
-                            n_deals, out, cols["paid"], cols["received"])
+            play_matches_nb(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed),
+                            policy_seed_array(seed, policy_seeds, rules.n_seats), first_match, n_matches, n_deals,
+                            out, cols["paid"], cols["received"])
     bad = np.flatnonzero(out[D.COL_ERROR])
     if bad.size:
         r = out[:, bad[0]]

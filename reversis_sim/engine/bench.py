@@ -26,7 +26,7 @@ from ..rules import Rules
 from . import layout as D
 from .batch import play_matches
 from .compiled import compile_rules
-from .keys import seed_u64
+from .keys import policy_seed_array, seed_u64
 from .match import play_matches_nb
 from .seats import seat_arrays
 
@@ -70,14 +70,15 @@ def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_dea
     n = n_matches * md
     out = np.zeros((D.N_COLS, n), dtype=np.int64)
     cols = columns.empty(n, rules.n_seats)
+    pseeds = policy_seed_array(seed, None, rules.n_seats)
 
     def core(n_threads: int):
         def run():
             saved = numba.get_num_threads()
             numba.set_num_threads(n_threads)
             try:
-                play_matches_nb(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), 0, n_matches, md,
-                                out, cols["paid"], cols["received"])
+                play_matches_nb(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), pseeds, 0,
+                                n_matches, md, out, cols["paid"], cols["received"])
             finally:
                 numba.set_num_threads(saved)
         return run

@@ -288,10 +288,11 @@ def play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer, 
 
 
 @njit_nrt_free
-def play_deal(P, tables, deck, family, pparams, h_match, deal, dealer, pool_before,
+def play_deal(P, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer, pool_before,
               row, hands, offered, exch, tricks, ledger, claims, cards, draws):
-    """Play deal ``deal`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``)
-    and fill the caller's arrays (:mod:`.layout`). Returns the pool after the deal."""
+    """Play deal ``deal`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
+    with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), and fill the caller's
+    arrays (:mod:`.layout`). Returns the pool after the deal."""
     for c in range(COL_DEALER, len(row)):
         row[c] = 0
     row[COL_PARTY_WINNER] = -1
@@ -308,10 +309,11 @@ def play_deal(P, tables, deck, family, pparams, h_match, deal, dealer, pool_befo
     # DESIGN decision 1: the deal's draws, keyed by (seed, match, deal, purpose, seat).
     h_deal = extend(h_match, deal)
     shuffle_key = extend(extend(h_deal, PURPOSE_SHUFFLE), 0)
-    h_policy = extend(h_deal, PURPOSE_POLICY)
+    # Each seat's policy stream is keyed by its own policy seed (``h_pmatch[s]`` = extend(seed_hash(policy seed),
+    # match)); by default every policy seed is the run seed, and then this is extend(h_deal, PURPOSE_POLICY), s.
     n_tricks = P[P_HAND_SIZE]
     for s in range(4):
-        stream = extend(h_policy, s)
+        stream = extend(extend(extend(h_pmatch[s], deal), PURPOSE_POLICY), s)
         for i in range(DECLARE + 1):  # TAKE, DISCARD, DECLARE
             draws[s, i] = draw(stream, i)
         for i in range(PLAY, PLAY + n_tricks):

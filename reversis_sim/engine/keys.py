@@ -7,6 +7,8 @@ version's ``& M64``. ``tests/test_engine_keys.py`` checks the twins agree on man
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from .. import keys as K
@@ -69,3 +71,11 @@ def below(x, n):
 def seed_u64(seed: int) -> np.uint64:
     """A run seed (any Python int) reduced modulo 2**64, as the Python twin does with ``& M64``."""
     return np.uint64(int(seed) & K.M64)
+
+
+def policy_seed_array(seed: int, policy_seeds: Sequence[int] | None, n_seats: int) -> np.ndarray:
+    """Each seat's policy seed modulo 2**64 (``uint64 (4,)``): ``policy_seeds``, or the run seed for every seat."""
+    seeds = [seed] * n_seats if policy_seeds is None else list(policy_seeds)
+    if len(seeds) != n_seats:
+        raise ValueError(f"policy_seeds needs one seed per seat ({n_seats}), got {len(seeds)}")
+    return np.array([int(s) & K.M64 for s in seeds] + [0] * (4 - n_seats), dtype=np.uint64)

@@ -21,25 +21,32 @@ BLOCK = 16  # matches per parallel work item
 
 
 @njit_parallel
-def play_matches_nb(P, tables, deck, family, pparams, seed, first_match, n_matches, n_deals, out, paid, received):
+def play_matches_nb(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals, out, paid,
+                    received):
     """Fill ``out`` (``int64 (N_COLS, n_matches * n_deals)``, column-major so that each column is contiguous for
     the wrapper) and ``paid``, ``received`` (``int64 (n_matches * n_deals, 5, n_reasons)``, zero on entry): row
     ``r = i * n_deals + d`` (``out[:, r]``) is deal ``d`` of match ``first_match + i``. ``seed`` is the run seed
-    modulo 2**64 (``np.uint64``)."""
+    and ``policy_seeds`` (``uint64 (4,)``) each seat's policy seed, modulo 2**64."""
     h_seed = seed_hash(seed)
+    h_pseed = np.empty(4, np.uint64)
+    for s in range(4):
+        h_pseed[s] = seed_hash(policy_seeds[s])
     n_blocks = (n_matches + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         row, hands, offered, exch, tricks, ledger, claims, cards, draws = alloc()
         scratch = np.zeros((2, paid.shape[1], paid.shape[2]), np.int64)
+        h_pmatch = np.empty(4, np.uint64)
         for i in range(b * BLOCK, min(n_matches, (b + 1) * BLOCK)):
             match = first_match + i
             h_match = extend(h_seed, match)
+            for s in range(4):
+                h_pmatch[s] = extend(h_pseed[s], match)
             pool = 0  # R9: a match starts with an empty pool
             for d in range(n_deals):
                 r = i * n_deals + d
                 row[COL_MATCH] = match
                 row[COL_DEAL] = d
-                pool = play_deal(P, tables, deck, family, pparams, h_match, d, dealer_of(P, d), pool,
+                pool = play_deal(P, tables, deck, family, pparams, h_match, h_pmatch, d, dealer_of(P, d), pool,
                                  row, hands, offered, exch, tricks, ledger, claims, cards, draws)
                 for c in range(N_COLS):
                     out[c, r] = row[c]
@@ -47,7 +54,7 @@ def play_matches_nb(P, tables, deck, family, pparams, seed, first_match, n_match
 
 
 @njit
-def trace_match_nb(P, tables, deck, family, pparams, seed, match, n_deals):
+def trace_match_nb(P, tables, deck, family, pparams, seed, policy_seeds, match, n_deals):
     """Play deals 0..n_deals-1 of one match; return every deal's arrays, stacked on a first axis of n_deals:
     (rows, hands, offered, exch, tricks, ledger)."""
     rows = np.zeros((n_deals, N_COLS), np.int64)
@@ -58,11 +65,15 @@ def trace_match_nb(P, tables, deck, family, pparams, seed, match, n_deals):
     ledger = np.zeros((n_deals, MAX_LEDGER, 6), np.int64)
     _, _, _, _, _, _, claims, cards, draws = alloc()
     h_match = extend(seed_hash(seed), match)
+    h_pmatch = np.empty(4, np.uint64)
+    for s in range(4):
+        h_pmatch[s] = extend(seed_hash(policy_seeds[s]), match)
     pool = 0
     for d in range(n_deals):
         rows[d, COL_MATCH] = match
         rows[d, COL_DEAL] = d
-        pool = play_deal(P, tables, deck, family, pparams, h_match, d, dealer_of(P, d), pool, rows[d], hands[d],
+        pool = play_deal(P, tables, deck, family, pparams, h_match, h_pmatch, d, dealer_of(P, d), pool, rows[d],
+                         hands[d],
                          offered[d], exch[d], tricks[d], ledger[d], claims, cards, draws)
     return rows, hands, offered, exch, tricks, ledger
 

@@ -14,7 +14,7 @@ from .. import reference
 from ..policies import PolicySpec, parse_spec
 from ..rules import Rules
 from .compiled import POOL, compile_rules
-from .keys import seed_u64
+from .keys import policy_seed_array, seed_u64
 from .layout import (
     COL_DEALER,
     COL_ERROR,
@@ -41,26 +41,28 @@ from .seats import seat_arrays
 
 
 def trace_match(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, match: int,
-                n_deals: int | None = None) -> list[dict]:
+                n_deals: int | None = None, policy_seeds: Sequence[int] | None = None) -> list[dict]:
     """The deal records of deals ``0 .. n_deals-1`` of one match (default: ``rules.match_deals``)."""
     n_deals = rules.match_deals if n_deals is None else int(n_deals)
-    return _records(rules, seats, seed, match, n_deals, range(n_deals))
+    return _records(rules, seats, seed, match, n_deals, range(n_deals), policy_seeds)
 
 
-def trace_deal(rules: Rules, seats: Sequence[PolicySpec | str], seed: int, match: int, deal: int) -> dict:
+def trace_deal(rules: Rules, seats: Sequence[PolicySpec | str], seed: int, match: int, deal: int,
+               policy_seeds: Sequence[int] | None = None) -> dict:
     """The record of deal ``deal`` of match ``match`` (the match is played up to it, the pool carrying); equal (==)
     to ``reference.replay(rules, seats, seed=seed, match=match, deal=deal)``."""
-    return _records(rules, seats, seed, match, deal + 1, [deal])[0]
+    return _records(rules, seats, seed, match, deal + 1, [deal], policy_seeds)[0]
 
 
-def _records(rules: Rules, seats, seed: int, match: int, n_deals: int, wanted) -> list[dict]:
+def _records(rules: Rules, seats, seed: int, match: int, n_deals: int, wanted, policy_seeds=None) -> list[dict]:
     """Play deals ``0 .. n_deals-1`` of a match in the kernel and build the records of the ``wanted`` deals."""
     specs = [parse_spec(s) if isinstance(s, str) else s for s in seats]
     cr = compile_rules(rules)
     family, params = seat_arrays(specs, rules.n_seats)
     if n_deals < 1 or match < 0:
         raise ValueError(f"need n_deals >= 1 and match >= 0, got n_deals={n_deals}, match={match}")
-    arrays = trace_match_nb(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), int(match), n_deals)
+    arrays = trace_match_nb(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed),
+                            policy_seed_array(seed, policy_seeds, rules.n_seats), int(match), n_deals)
     names = [str(s) for s in specs]
     return [_record(rules, names, seed, match, d, *(a[d] for a in arrays)) for d in wanted]
 
