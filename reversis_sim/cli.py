@@ -12,7 +12,7 @@ import polars as pl
 
 from . import __version__, reference
 from .analysis import analysis_tables, summarize_run
-from .policies import FAMILIES, PolicySpecError, parse_seats
+from .policies import FAMILIES, NAMED, PolicySpecError, parse_seats, parse_spec
 from .record import RunError, RunSpec, read_manifest
 from .rules import PRESETS, RulesError, get_preset
 from .simulate import ENGINES, run
@@ -63,7 +63,9 @@ def main() -> None:
 @seat_option
 @click.option("--indent", type=click.IntRange(0, 8), default=None,
               help="Pretty-print a single deal's JSON with this indent.")
-def replay(rules, seed, match, deal, seat_specs, indent):
+@click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
+              help="Which engine plays the deal; both print the same record.")
+def replay(rules, seed, match, deal, seat_specs, indent, engine):
     """Print the deal record (RULES.md Appendix A) of one deal as JSON, or of every deal of a match, one JSON
     object per line, in order. Any deal is reproduced from (rules, seats, seed, match, deal) alone.
 
@@ -75,6 +77,19 @@ def replay(rules, seed, match, deal, seat_specs, indent):
     if deal is not None and not 0 <= deal < rules.match_deals:
         raise click.BadParameter(f"deal {deal} is out of range: a {rules.name} match has {rules.match_deals} deals "
                                  f"(0..{rules.match_deals - 1})", param_hint="'--deal'")
+    if engine == "numba":
+        from .engine import engine_plays, trace_deal, trace_match
+
+        if not engine_plays(rules):
+            raise click.BadParameter(f"the numba engine does not play {rules.name} yet; use --engine reference",
+                                     param_hint="'--engine'")
+        if deal is not None:
+            record = trace_deal(rules, seats, seed, match, deal)
+            click.echo(json.dumps(record, indent=indent))
+            return
+        for record in trace_match(rules, seats, seed=seed, match=match):
+            click.echo(json.dumps(record))
+        return
     if deal is not None:
         click.echo(json.dumps(reference.replay(rules, seats, seed=seed, match=match, deal=deal), indent=indent))
         return
@@ -279,13 +294,30 @@ def policies(fmt):
     Example:
       reversis-sim policies --format json
     """
-    items = [{"name": f.name, "idea": f.idea,
+    items = [{"name": f.name, "kind": "family", "idea": f.idea,
               "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high, "doc": p.doc}
                          for p in f.params]} for f in FAMILIES.values()]
+    items += [{"name": name, "kind": "preset", "spec": str(parse_spec(text))}
+              for name, text in NAMED.items() if name not in FAMILIES]
     if fmt == "json":
         click.echo(json.dumps(items, indent=2))
         return
     for it in items:
+        if it["kind"] == "preset":
+            continue
         click.echo(f"{it['name']:<12} {it['idea']}")
         for p in it["params"]:
-            click.echo(f"    {p['name']}={p['default']} in [{p['low']}, {p['high']}]: {p['doc']}")
+            click.echo(f"    {p['name']}={p['default']:g} in [{p['low']:g}, {p['high']:g}]: {p['doc']}")
+    click.echo("named presets:")
+    for it in items:
+        if it["kind"] == "preset":
+            click.echo(f"    {it['name']:<10} = {it['spec']}")
+
+
+def _register_more() -> None:
+    from .cli_compare import register
+
+    register(main)
+
+
+_register_more()

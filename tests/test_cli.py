@@ -98,3 +98,44 @@ def test_every_command_has_help_with_an_example_and_is_in_the_readme(name):
     assert r.exit_code == 0
     assert "Example:" in r.output and "reversis-sim " + name in r.output
     assert f"reversis-sim {name}" in README.read_text()
+
+
+def test_compare_prints_the_paired_difference_as_json():
+    r = run("compare", "--candidate", "avoid", "--baseline", "lowest", "--deals", "240", "--seed", "2",
+            "--format", "json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert {"mean_difference", "ci_low", "ci_high", "p_value", "n_deals"} <= set(data)
+    assert data["ci_low"] <= data["mean_difference"] <= data["ci_high"]
+    same = json.loads(run("compare", "--candidate", "avoid", "--baseline", "avoid", "--deals", "120",
+                          "--format", "json").output)
+    assert same["mean_difference"] == 0 and same["p_value"] == 1
+
+
+def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
+    r = run("compare", "--candidate", "avoid", "--baseline", "random", "--sprt", "--delta", "5", "--deals", "2400",
+            "--batch-deals", "480", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["decision"] in ("accept_h1", "accept_h0", "inconclusive")
+    assert "needs --delta" in run("compare", "--candidate", "avoid", "--baseline", "random", "--sprt").output
+    t = run("tournament", "--policy", "avoid", "--policy", "lowest", "--deals", "120", "--format", "json")
+    assert t.exit_code == 0, t.output
+    assert len(json.loads(t.output)["payoff"]) == 4
+    s = run("sweep", "--base", "avoid", "--param", "take=2,20", "--baseline", "avoid", "--deals", "120",
+            "--format", "json")
+    assert s.exit_code == 0, s.output
+    assert len([row for row in json.loads(s.output)["grid"] if row["stage"] == "explore"]) == 2
+    bad = run("sweep", "--base", "avoid", "--param", "take", "--baseline", "avoid")
+    assert bad.exit_code != 0 and "NAME=V1,V2" in bad.output
+    b = run("bench", "--deals", "1200", "--format", "json")
+    assert b.exit_code == 0, b.output
+    data = json.loads(b.output)
+    assert {"reference_deals_per_s", "kernel_deals_per_s_1_thread", "kernel_deals_per_s_all_threads",
+            "threads"} <= set(data)
+
+
+def test_replay_prints_the_same_record_from_either_engine():
+    a = run("replay", "--seed", "4", "--match", "1", "--deal", "5", "--seat", "avoid", "--engine", "numba")
+    b = run("replay", "--seed", "4", "--match", "1", "--deal", "5", "--seat", "avoid", "--engine", "reference")
+    assert a.exit_code == 0 and b.exit_code == 0
+    assert json.loads(a.output) == json.loads(b.output)

@@ -184,8 +184,9 @@ def play_card(family, params, seat, legal, hand, trick_index, n_tricks, cur, n_c
     if params[A_COUNT] >= 0.5:
         out &= ~played
     my_streak = streak == seat and trick_index > 0
-    sure = _sure_tricks(hand, out, strength)
-    attempting = (my_streak or trick_index == 0) and sure + trick_index >= params[A_REVERSIS]
+    attempting = False
+    if (my_streak or trick_index == 0) and params[A_REVERSIS] <= n_tricks:  # H10 (rarely on: skip the count)
+        attempting = _sure_tricks(hand, out, strength) + trick_index >= params[A_REVERSIS]
     committed = my_streak and trick_index >= n_tricks - 2
     breaking = streak >= 0 and streak != seat and trick_index >= params[A_BREAK]
     win_now = attempting or committed or breaking

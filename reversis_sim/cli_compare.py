@@ -1,0 +1,270 @@
+"""``reversis-sim compare | tournament | sweep | bench``: comparing heuristics, and measuring the engine.
+
+Parse, call :mod:`reversis_sim.duplicate` or :mod:`reversis_sim.engine.bench`, print. Registered on the main group
+by :mod:`reversis_sim.cli`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+import polars as pl
+
+from .duplicate import compare, json_ready, sprt_compare, sweep, tournament
+from .policies import PolicySpecError, parse_spec
+from .rules import PRESETS, RulesError, get_preset
+from .simulate import ENGINES
+
+
+def _rules(ctx, param, value):
+    try:
+        return get_preset(value)
+    except RulesError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+def _spec(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        if isinstance(value, tuple):
+            return tuple(parse_spec(v) for v in value)
+        return parse_spec(value)
+    except PolicySpecError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+def _matches(rules, deals: int) -> int:
+    return max(1, -(-deals // rules.match_deals))
+
+
+def _num(x, spec: str) -> str:
+    return "n/a" if x is None else format(x, spec)
+
+
+def _fail(e: Exception):
+    raise click.ClickException(str(e)) from None
+
+
+common = [
+    click.option("--rules", "rules", default="parlett", show_default=True, callback=_rules,
+                 help=f"Rules preset: {', '.join(PRESETS)}."),
+    click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Run seed."),
+    click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True),
+    click.option("--threads", type=click.IntRange(1), default=None, help="Threads (default: all cores)."),
+    click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
+]
+
+
+def with_common(f):
+    for option in reversed(common):
+        f = option(f)
+    return f
+
+
+def _print_frame(frame: pl.DataFrame, title: str) -> None:
+    with pl.Config(tbl_rows=100, tbl_cols=20, float_precision=4, tbl_hide_dataframe_shape=True,
+                   tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_width_chars=160):
+        click.echo(f"\n## {title}\n{frame}")
+
+
+def register(main: click.Group) -> None:
+    """Add the commands of this module to the ``reversis-sim`` group."""
+
+    @main.command("compare")
+    @with_common
+    @click.option("--candidate", required=True, callback=_spec, metavar="SPEC", help="The policy under test.")
+    @click.option("--baseline", required=True, callback=_spec, metavar="SPEC", help="The policy it is compared to.")
+    @click.option("--field", default=None, callback=_spec, metavar="SPEC",
+                  help="The policy of the other three seats (default: the baseline).")
+    @click.option("--deals", type=click.IntRange(1), default=24_000, show_default=True,
+                  help="Deals in the comparison (whole matches; each is played in every seat, by both arms).")
+    @click.option("--out", type=click.Path(file_okay=False), default=None,
+                  help="Write the comparison as a folder (Parquet + manifest).")
+    @click.option("--force", is_flag=True, help="Overwrite an existing comparison folder.")
+    @click.option("--sprt", is_flag=True, help="Sequential test: stop as soon as the GSPRT decides.")
+    @click.option("--delta", type=float, default=None, help="SPRT: the smallest gain (fish per deal) worth finding.")
+    @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+                  show_default=True, help="SPRT: false-positive rate.")
+    @click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+                  show_default=True, help="SPRT: false-negative rate.")
+    @click.option("--batch-deals", type=click.IntRange(1), default=6_000, show_default=True,
+                  help="SPRT: deals per batch between looks.")
+    def compare_cmd(rules, seed, engine, threads, fmt, candidate, baseline, field, deals, out, force, sprt, delta,
+                    alpha, beta, batch_deals):
+        """Is CANDIDATE better than BASELINE? Duplicate deals: the same matches (same cards, same policy
+        randomness) are played with the candidate and with the baseline in each seat in turn against the field.
+        Prints the paired mean difference in fish per deal (candidate minus baseline) with its 95% CI, the
+        p-value, a standardized effect, and how many times fewer deals the paired design needs than an unpaired
+        comparison (variance reduction). With --sprt --delta D, plays batches until the GSPRT decides, printing
+        the log-likelihood ratio as it goes; --deals is then the most it may use.
+
+        \b
+        Example:
+          reversis-sim compare --candidate avoid --baseline random --deals 24000 --seed 1
+        """
+        try:
+            if sprt:
+                if delta is None or delta <= 0:
+                    raise click.UsageError("--sprt needs --delta D > 0: the gain in fish per deal worth detecting")
+
+                def show(u):
+                    if fmt == "text":
+                        click.echo(f"batch {u.batch:>3}: {u.n_matches * rules.match_deals:>9,} deals compared  "
+                                   f"LLR {u.llr:+8.3f} in [{u.lower:+.3f}, {u.upper:+.3f}]  "
+                                   f"mean {u.mean:+.3f}  {u.decision}", err=True)
+
+                res = sprt_compare(rules, candidate, baseline, field, delta=delta, alpha=alpha, beta=beta,
+                                   batch_matches=_matches(rules, batch_deals), max_matches=_matches(rules, deals),
+                                   seed=seed, engine=engine, threads=threads, on_update=show)
+                summary = json_ready(res.summary())
+            else:
+                res = compare(rules, candidate, baseline, field, n_matches=_matches(rules, deals), seed=seed,
+                              engine=engine, threads=threads, out=out, force=force)
+                summary = res.json_summary()
+        except (ValueError, RulesError, PolicySpecError, FileExistsError) as e:
+            _fail(e)
+        if fmt == "json":
+            click.echo(json.dumps(summary, indent=2))
+            return
+        field_text = str(field or baseline)
+        click.echo(f"{rules.name}: {candidate} vs {baseline} (field {field_text}), seed {seed}")
+        compared = summary["n_matches"] * rules.match_deals
+        if sprt:
+            llr = summary["llr"]
+            click.echo(f"decision: {summary['decision']} after {compared:,} deals compared "
+                       f"({summary['n_deals']:,} simulated); LLR {_num(llr, '+.3f')} in "
+                       f"[{summary['lower']:.3f}, {summary['upper']:.3f}]")
+        else:
+            click.echo(f"{compared:,} deals compared ({summary['n_deals']:,} simulated)")
+        click.echo(f"mean difference {summary['mean_difference']:+.4f} fish per deal, 95% CI "
+                   f"[{summary['ci_low']:+.4f}, {summary['ci_high']:+.4f}], p = {summary['p_value']:.3g}")
+        click.echo(f"effect (mean / sd of the per-match differences) {_num(summary['effect'], '+.3f')}; the "
+                   f"paired design needs x{_num(summary['variance_reduction'], '.1f')} fewer deals than an "
+                   f"unpaired one")
+        if out and not sprt:
+            click.echo(f"wrote {out}", err=True)
+
+    @main.command("tournament")
+    @with_common
+    @click.option("--policy", "policies", multiple=True, required=True, callback=_spec, metavar="SPEC",
+                  help="A policy in the tournament (give two or more).")
+    @click.option("--deals", type=click.IntRange(1), default=12_000, show_default=True,
+                  help="Deals per pairing (whole matches).")
+    @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the tables as a folder.")
+    @click.option("--force", is_flag=True, help="Overwrite an existing tournament folder.")
+    def tournament_cmd(rules, seed, engine, threads, fmt, policies, deals, out, force):
+        """Seat every policy in every seat against three copies of every policy, on the same deals: the payoff
+        matrix (fish per deal of the row policy against a field of the column policy, with 95% CIs), a ranking,
+        and pairwise claims corrected for multiple comparisons (Holm).
+
+        \b
+        Example:
+          reversis-sim tournament --policy avoid --policy cautious --policy lowest --deals 12000
+        """
+        if len(policies) < 2:
+            raise click.UsageError("a tournament needs at least two --policy")
+        try:
+            res = tournament(rules, list(policies), n_matches=_matches(rules, deals), seed=seed, engine=engine,
+                             threads=threads, out=out, force=force)
+        except (ValueError, RulesError, FileExistsError) as e:
+            _fail(e)
+        if fmt == "json":
+            click.echo(json.dumps(json_ready({"payoff": res.payoff.to_dicts(), "ranking": res.ranking.to_dicts(),
+                                              "pairwise": res.pairwise.to_dicts(), "n_deals": res.n_deals}),
+                                  indent=2))
+            return
+        click.echo(f"{rules.name}: {len(policies)} policies, seed {seed}, {res.n_deals:,} deals played")
+        _print_frame(res.payoff, "payoff (row policy against a field of the column policy, fish per deal)")
+        _print_frame(res.ranking, "ranking")
+        _print_frame(res.pairwise, "pairwise (Holm-corrected)")
+
+    @main.command("sweep")
+    @with_common
+    @click.option("--base", required=True, callback=_spec, metavar="SPEC", help="The policy whose parameters move.")
+    @click.option("--param", "params", multiple=True, required=True, metavar="NAME=V1,V2,...",
+                  help="A parameter and the values to try (repeat for a grid).")
+    @click.option("--baseline", required=True, callback=_spec, metavar="SPEC", help="What each point must beat.")
+    @click.option("--field", default=None, callback=_spec, metavar="SPEC", help="The other seats (default: baseline).")
+    @click.option("--deals", type=click.IntRange(1), default=12_000, show_default=True,
+                  help="Deals per grid point on the explore seed.")
+    @click.option("--confirm-seed", type=click.IntRange(0, 2**63 - 1), default=None,
+                  help="Re-test the best point alone on this fresh seed (explore/confirm split).")
+    @click.option("--confirm-deals", type=click.IntRange(1), default=None, help="Deals of the confirmation.")
+    @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the grid as a folder.")
+    @click.option("--force", is_flag=True, help="Overwrite an existing sweep folder.")
+    def sweep_cmd(rules, seed, engine, threads, fmt, base, params, baseline, field, deals, confirm_seed,
+                  confirm_deals, out, force):
+        """Evaluate a grid of parameter values of BASE against BASELINE with paired statistics, Holm-corrected
+        across the grid; with --confirm-seed the best setting found is re-tested alone on fresh deals.
+
+        \b
+        Example:
+          reversis-sim sweep --base avoid --param take=2,4,8 --param hunt=0,1 --baseline avoid --confirm-seed 99
+        """
+        grid = {}
+        for p in params:
+            name, eq, values = p.partition("=")
+            try:
+                grid[name.strip()] = [float(v) for v in values.split(",") if v.strip()]
+            except ValueError:
+                raise click.BadParameter(f"{p!r}: values must be numbers, e.g. take=2,4,8",
+                                         param_hint="'--param'") from None
+            if not eq or not grid[name.strip()]:
+                raise click.BadParameter(f"{p!r} is not NAME=V1,V2,...", param_hint="'--param'")
+        try:
+            res = sweep(rules, base, grid, baseline, field=field, n_matches=_matches(rules, deals), seed=seed,
+                        confirm_seed=confirm_seed,
+                        confirm_matches=None if confirm_deals is None else _matches(rules, confirm_deals),
+                        engine=engine, threads=threads, out=out, force=force)
+        except (ValueError, PolicySpecError, FileExistsError) as e:
+            _fail(e)
+        table = res.table()
+        if fmt == "json":
+            click.echo(json.dumps(json_ready({"best": res.best, "confirmed": res.confirmed,
+                                              "grid": table.to_dicts()}), indent=2))
+            return
+        _print_frame(table.select([c for c in ("stage", "spec", "mean_difference", "ci_low", "ci_high", "p_value",
+                                               "p_holm", "reject", "best") if c in table.columns]),
+                     f"sweep of {base} against {baseline} ({rules.name}, seed {seed})")
+        if res.confirm is not None:
+            verdict = "confirmed" if res.confirmed else "not confirmed"
+            click.echo(f"\nbest: {res.best}: {verdict} on seed {confirm_seed}")
+
+    @main.command("bench")
+    @click.option("--rules", "rules", default="parlett", show_default=True, callback=_rules)
+    @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC", help="Seat policies (default: random).")
+    @click.option("--deals", type=click.IntRange(1), default=240_000, show_default=True,
+                  help="Deals per kernel measurement.")
+    @click.option("--threads", type=click.IntRange(1), default=None, help="'All threads' (default: all cores).")
+    @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+    def bench_cmd(rules, seat_specs, deals, threads, fmt):
+        """Measure, in one run, the deals per second of the reference engine and of the numba kernel on one
+        thread and on all threads, and their ratios (shared machines are noisy: compare ratios, not absolutes).
+
+        \b
+        Example:
+          reversis-sim bench --seat avoid --deals 120000 --format json
+        """
+        from .engine.bench import measure
+
+        try:
+            r = measure(rules, list(seat_specs) or ["random"], deals, threads=threads)
+        except (ValueError, PolicySpecError, RulesError) as e:
+            _fail(e)
+        r["ratio_1_thread"] = r["kernel_deals_per_s_1_thread"] / r["reference_deals_per_s"]
+        r["ratio_all_threads"] = r["kernel_deals_per_s_all_threads"] / r["reference_deals_per_s"]
+        if fmt == "json":
+            click.echo(json.dumps(r, indent=2))
+            return
+        click.echo(f"{rules.name}, seats {' '.join(r['seats'])}: {r['n_deals']:,} kernel deals, "
+                   f"{r['reference_deals']:,} reference deals", err=False)
+        click.echo(f"{'engine':<32}{'deals/s':>14}{'x reference':>14}")
+        ref = r["reference_deals_per_s"]
+        for label, key in (("reference (pure Python)", "reference_deals_per_s"),
+                           ("kernel, 1 thread", "kernel_deals_per_s_1_thread"),
+                           (f"kernel, {r['threads']} threads", "kernel_deals_per_s_all_threads")):
+            click.echo(f"{label:<32}{r[key]:>14,.0f}{r[key] / ref:>14,.0f}")
+        sys.stdout.flush()
