@@ -103,7 +103,9 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 
 @main.command()
 @rules_option
-@seat_option
+@click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
+              help="Seat policy 'family[:key=value,...]' or a named preset; once for all four seats, or once per "
+                   "seat (default: avoid, the best default heuristic).")
 @click.option("--deals", type=click.IntRange(1), default=120_000, show_default=True,
               help="Number of deals (rounded up to whole matches).")
 @click.option("--match-deals", type=click.IntRange(1), default=None,
@@ -120,8 +122,10 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Format of the summary printed at the end.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--figures/--no-figures", default=True, show_default=True,
+              help="Draw the run's figures into OUT/figures/ at the end.")
 def simulate(rules, seat_specs, deals, match_deals, seed, out, resume, force, threads, chunk_matches, engine, fmt,
-             quiet):
+             quiet, figures):
     """Play whole matches of Reversis and stream every deal into a run folder (Parquet part files and a
     manifest), then print a summary. A killed or interrupted run continues with --resume and ends with exactly
     the rows of an uninterrupted run.
@@ -132,7 +136,7 @@ def simulate(rules, seat_specs, deals, match_deals, seed, out, resume, force, th
     """
     if resume and force:
         raise click.UsageError("--resume and --force exclude each other: resume keeps the run, force replaces it")
-    seats = _seats(None, rules, seat_specs)
+    seats = _seats(None, rules, seat_specs or ("avoid",))
     per_match = match_deals or rules.match_deals
     n_matches = -(-deals // per_match)
     out = out or default_out(rules.name, seed, n_matches * per_match)
@@ -156,6 +160,12 @@ def simulate(rules, seat_specs, deals, match_deals, seed, out, resume, force, th
         click.echo(f"wrote {report.n_deals_run} deals ({report.n_chunks_run} of {report.n_chunks_total} chunks) "
                    f"to {out}", err=True)
     _print_summary(out, fmt)
+    if figures:
+        from .plot import write_figures
+
+        paths = write_figures(out, formats=("png",))
+        if fmt == "text":
+            click.echo(f"{len(paths)} figures in {Path(out) / 'figures'} (reversis-sim plot {out} adds SVG)")
 
 
 def _resume_command(rules_name, seats, deals, match_deals, seed, out, chunk_matches) -> str:
@@ -174,17 +184,19 @@ def _print_summary(out, fmt) -> None:
         return
     click.echo(f"{summary['rules']}: {summary['n_deals']} deals in {summary['n_matches']} matches, "
                f"seed {summary['seed']}")
-    click.echo(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}")
+    click.echo(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}   {'with pool share':>15}")
     for row in summary["seats"]:
         click.echo(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
-                   f"[{row['ci_low']:>8.3f}, {row['ci_high']:>8.3f}]")
+                   f"[{row['ci_low']:>8.3f}, {row['ci_high']:>8.3f}]   {row['zero_sum_mean']:>15.3f}")
+    click.echo(f"(the pool keeps {summary['pool_left_per_match']:,.1f} fish per match on average at the end; "
+               f"'with pool share' splits it equally, A34)")
     fate = ", ".join(f"{k} {v:.1%}" for k, v in summary["quinola_fate"].items())
     click.echo(f"Quinola (J♥) fate: {fate}")
     click.echo(f"Reversis: committed {summary['reversis_committed']}, made {summary['reversis_made']}; "
                f"espagnolette: declared {summary['espagnolette_declared']}, made {summary['espagnolette_made']}")
 
 
-TABLES = ("fish_by_seat", "fish_by_position", "fish_by_policy", "quinola_fate", "quinola_fate_by_hearts",
+TABLES = ("fish_by_seat", "fish_by_seat_zero_sum", "fish_by_position", "fish_by_policy", "quinola_fate", "quinola_fate_by_hearts",
           "quinola_fate_by_position", "quinola_cost", "quinola_others_pay", "reversis_rates")
 
 

@@ -35,6 +35,15 @@ def fish_by(frame: Frame, by: str | list[str] = "seat", value: str = "fish") -> 
     return mean_table(_lazy(frame), by, value, unit="match")
 
 
+def with_pool_share(frame: Frame, n_seats: int) -> pl.LazyFrame:
+    """Add ``fish_zero_sum``: a seat's fish plus an equal share of what the deal put into (or took out of) the
+    pool. Over a match these shares add up to the pool left at its end, split equally (A34), so the seats' sums
+    are zero-sum; comparisons between seats or policies are unchanged, while ``fish`` alone counts the chips
+    stranded in the pool as lost."""
+    return _lazy(frame).with_columns(
+        (pl.col("fish") + (pl.col("pool_after") - pl.col("pool_before")) / n_seats).alias("fish_zero_sum"))
+
+
 def with_quinola_net(frame: Frame) -> pl.LazyFrame:
     """Add ``quinola_net``: what the J♥ moved to (+) or from (-) a seat this deal: the Quinola side payments
     received minus paid, plus a pool won, minus a pool doubling paid."""

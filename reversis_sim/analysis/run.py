@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from ..record import part_files, read_manifest
-from .headline import fish_by, quinola_risk, reversis_rates
+from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share
 
 
 def load_run(out: str | Path, *, allow_partial: bool = False) -> tuple[dict, pl.LazyFrame]:
@@ -22,8 +22,9 @@ def summarize_run(out: str | Path) -> dict:
     """The short summary of a run: fish per deal by seat (± 95% CI), the Quinola's fate, reversis and
     espagnolette counts."""
     manifest, lf = load_run(out)
-    seats = fish_by(lf, "seat")
     policies = manifest["seats"]
+    seats = fish_by(lf, "seat")
+    zero_sum = fish_by(with_pool_share(lf, len(policies)), "seat", "fish_zero_sum")
     fate = quinola_risk(lf)["fate"]
     counts = (lf.select(
         (pl.col("reversis_seat") == pl.col("seat")).sum().alias("reversis_committed"),
@@ -37,7 +38,10 @@ def summarize_run(out: str | Path) -> dict:
     return {
         "rules": manifest["rules"], "seed": manifest["seed"], "out": str(out),
         "n_deals": counts.pop("rows") // n_seats, "n_matches": manifest["n_matches"],
-        "seats": [{**row, "policy": policies[row["seat"]]} for row in seats.to_dicts()],
+        "seats": [{**row, "policy": policies[row["seat"]], "zero_sum_mean": z["mean"], "zero_sum_ci_low": z["ci_low"],
+                   "zero_sum_ci_high": z["ci_high"]} for row, z in zip(seats.to_dicts(), zero_sum.to_dicts())],
+        "pool_left_per_match": lf.filter((pl.col("seat") == 0) & (pl.col("deal") == manifest["match_deals"] - 1))
+        .select(pl.col("pool_after").cast(pl.Float64).mean()).collect().item(),
         "quinola_fate": {r["quinola_fate"]: r["rate"] for r in fate.to_dicts()},
         **counts,
     }
@@ -50,6 +54,7 @@ def analysis_tables(out: str | Path) -> dict[str, pl.DataFrame]:
     q = quinola_risk(lf)
     return {
         "fish_by_seat": fish_by(lf, "seat"),
+        "fish_by_seat_zero_sum": fish_by(with_pool_share(lf, len(manifest["seats"])), "seat", "fish_zero_sum"),
         "fish_by_position": fish_by(lf, "position"),
         "fish_by_policy": fish_by(lf, "policy"),
         "quinola_fate": q["fate"],
