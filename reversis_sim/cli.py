@@ -196,7 +196,8 @@ def _print_summary(out, fmt) -> None:
                f"espagnolette: declared {summary['espagnolette_declared']}, made {summary['espagnolette_made']}")
 
 
-TABLES = ("fish_by_seat", "fish_by_seat_zero_sum", "fish_by_position", "fish_by_policy", "quinola_fate", "quinola_fate_by_hearts",
+TABLES = ("fish_by_seat", "fish_by_seat_zero_sum", "fish_by_position", "fish_by_policy", "quinola_fate",
+          "quinola_fate_by_hearts",
           "quinola_fate_by_position", "quinola_cost", "quinola_others_pay", "reversis_rates")
 
 
