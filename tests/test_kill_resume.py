@@ -53,3 +53,31 @@ def _done(out) -> int:
         return len(json.loads((out / "manifest.json").read_text())["completed_chunks"])
     except (OSError, ValueError, KeyError):
         return 0
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT is POSIX")
+def test_ctrl_c_stops_cleanly_keeps_the_chunks_and_prints_the_resume_command(tmp_path):
+    out = tmp_path / "interrupted"
+    proc = subprocess.Popen(simulate(out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and _done(out) < 2:
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the interrupt landed")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert "interrupted:" in err and "--resume" in err
+    command = err.strip().splitlines()[-1].strip()
+    assert command.startswith("reversis-sim simulate") and f"--out {out}" in command
+    kept = _done(out)
+    assert kept >= 2
+    subprocess.run(simulate(out, "--resume"), check=True, capture_output=True)
+    assert rows(out).equals(rows_of_uninterrupted(tmp_path))
+
+
+def rows_of_uninterrupted(tmp_path):
+    ref = tmp_path / "uninterrupted"
+    subprocess.run(simulate(ref), check=True, capture_output=True)
+    return rows(ref)

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The headline results in results/: 10,000,000 deals of the classic rules between four copies of the default
+# heuristic, analysed and plotted; plus one smaller run per rule set for the comparison across presets.
+# Summary tables (JSON/CSV), manifests and figures are committed; the Parquet parts are ignored by git.
+#
+#   bash scripts/headline_run.sh            # full size (a few minutes on 2 cores)
+#   DEALS=240000 bash scripts/headline_run.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DEALS=${DEALS:-10000000}
+PRESET_DEALS=${PRESET_DEALS:-1200000}
+SEED=${SEED:-2026}
+
+run() {  # run NAME RULES DEALS SEAT...
+  local name=$1 rules=$2 deals=$3; shift 3
+  local out=results/$name
+  local seats=()
+  for s in "$@"; do seats+=(--seat "$s"); done
+  reversis-sim simulate --rules "$rules" "${seats[@]}" --deals "$deals" --seed "$SEED" --out "$out" --force \
+    --chunk-matches 8192 --quiet --no-figures --format json > "$out.summary.json.tmp"
+  mkdir -p "$out/tables"
+  mv "$out.summary.json.tmp" "$out/summary.json"
+  reversis-sim analyze "$out" --format json > "$out/tables/all.json"
+  for t in fish_by_seat fish_by_seat_zero_sum fish_by_position fish_by_policy quinola_fate quinola_fate_by_hearts \
+           quinola_fate_by_position quinola_cost quinola_others_pay reversis_rates; do
+    reversis-sim analyze "$out" --format csv --table "$t" > "$out/tables/$t.csv"
+  done
+  reversis-sim plot "$out" --format png > /dev/null
+  echo "results/$name: done"
+}
+
+run parlett_avoid parlett "$DEALS" avoid
+for rules in pierer parlett_penguin parlett_52 modern serbian; do
+  run "${rules}_avoid" "$rules" "$PRESET_DEALS" avoid
+done
+python scripts/results_readme.py

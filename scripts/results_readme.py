@@ -1,0 +1,93 @@
+#!/usr/bin/env python
+"""Write results/README.md from the run folders made by scripts/headline_run.sh (their summary tables)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1] / "results"
+HEADLINE = "parlett_avoid"
+PRESET_RUNS = ["parlett_avoid", "parlett_penguin_avoid", "parlett_52_avoid", "pierer_avoid", "modern_avoid",
+               "serbian_avoid"]
+
+
+def ci(row: dict, digits: int = 2) -> str:
+    return f"{row['mean']:+.{digits}f} [{row['ci_low']:+.{digits}f}, {row['ci_high']:+.{digits}f}]"
+
+
+def rate(row: dict) -> str:
+    if row["trials"] == 0:
+        return "no events"
+    return f"{row['rate']:.2%} [{row['ci_low']:.2%}, {row['ci_high']:.2%}] ({row['successes']:,}/{row['trials']:,})"
+
+
+def main() -> int:
+    run = ROOT / HEADLINE
+    tables = json.loads((run / "tables" / "all.json").read_text())
+    manifest = json.loads((run / "manifest.json").read_text())
+    n_deals = manifest["n_matches"] * manifest["match_deals"]
+    lines = [
+        "# Headline results",
+        "",
+        f"`{manifest['rules']}` rules, {n_deals:,} deals ({manifest['n_matches']:,} matches of "
+        f"{manifest['match_deals']}), seed {manifest['seed']}, four copies of the default heuristic "
+        f"(`{manifest['seats'][0]}`). Made by `bash scripts/headline_run.sh` (the Parquet parts are not committed; "
+        "rerun the script to get them). 95% intervals; the match is the sampling unit.",
+        "",
+        "## Expected fish per deal",
+        "",
+        "| seat | position | fish per deal | with the pool share (zero-sum) |",
+        "|---|---|---|---|",
+    ]
+    zero = {r["seat"]: r for r in tables["fish_by_seat_zero_sum"]}
+    for r in tables["fish_by_seat"]:
+        lines.append(f"| {r['seat']} | | {ci(r)} | {ci(zero[r['seat']])} |")
+    lines += ["", "By position relative to the dealer (0 = dealer, 1 = eldest, who leads first):", "",
+              "| position | fish per deal |", "|---|---|"]
+    for r in tables["fish_by_position"]:
+        lines.append(f"| {r['position']} | {ci(r)} |")
+    lines += ["", "Raw fish are negative for everyone because chips accumulate in the Quinola pool during a match "
+              "(the forced or led Quinola doubles it); the zero-sum column gives each seat an equal share of the "
+              "pool left at the end (RULES.md A34).", "",
+              "## Quinola risk", "", "| fate of the J♥ | share of deals |", "|---|---|"]
+    for r in tables["quinola_fate"]:
+        lines.append(f"| {r['quinola_fate']} | {rate(r)} |")
+    lines += ["", "What the Quinola moves to or from its holder (side payments and pool), fish per deal:", "",
+              "| fate | fish per deal | deals |", "|---|---|---|"]
+    for r in tables["quinola_cost"]:
+        lines.append(f"| {r['fate']} | {ci(r)} | {r['n_deals']:,} |")
+    lines += ["", "## Reversis and espagnolette", "", "| event | rate |", "|---|---|"]
+    for r in tables["reversis_rates"]:
+        lines.append(f"| {r['event'].replace('_', ' ')} | {rate(r)} |")
+    lines += ["", "## Figures", "",
+              f"![fish by position]({HEADLINE}/figures/fish_by_position.png)", "",
+              f"![Quinola fate by heart length]({HEADLINE}/figures/quinola_fate_by_hearts.png)", "",
+              f"![distribution of fish per deal]({HEADLINE}/figures/fish_distribution.png)", ""]
+    rows = []
+    for name in PRESET_RUNS:
+        path = ROOT / name / "tables" / "all.json"
+        if not path.exists():
+            continue
+        t = json.loads(path.read_text())
+        m = json.loads((ROOT / name / "manifest.json").read_text())
+        fate = {r["quinola_fate"]: r for r in t["quinola_fate"]}
+        cost = {r["fate"]: r for r in t["quinola_cost"]}
+        rows.append(f"| `{m['rules']}` | {m['n_matches'] * m['match_deals']:,} | "
+                    f"{fate.get('forced', {}).get('rate', 0):.1%} | {fate.get('dumped', {}).get('rate', 0):.1%} | "
+                    f"{fate.get('led', {}).get('rate', 0):.1%} | {fate.get('talon', {}).get('rate', 0):.1%} | "
+                    f"{ci(cost['all']) if 'all' in cost else 'n/a'} |")
+    if rows:
+        lines += ["## The Quinola's danger across rule sets", "",
+                  "Four copies of `avoid` under each preset (the heuristic reads point values and payments from the "
+                  "rules). *Holder's balance* is what the J♥ moves to or from the seat that holds it at the first "
+                  "lead, per deal, with its 95% interval.", "",
+                  "| rules | deals | forced | dumped | led | talon | holder's balance (fish per deal) |",
+                  "|---|---|---|---|---|---|---|", *rows, ""]
+    (ROOT / "README.md").write_text("\n".join(lines))
+    print(f"wrote {ROOT / 'README.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
