@@ -61,8 +61,8 @@ def main() -> int:
         "its share of the chips left in the pool at the end of a match, so the field's own policy is below 0.",
         "",
     ]
-    for field in FIELDS:
-        lines += [f"## ({'ab'[FIELDS.index(field)]}) Against three `{field}`", "",
+    for k, field in enumerate(FIELDS):
+        lines += [f"## ({'ab'[k]}) Against three `{field}`", "",
                   "| policy | spec | fish per deal [95% CI] | vs field [95% CI] | p | VR |", "|---|---|---|---|---|---|"]
         for name in POLICIES:
             r = compare(rules, name, field, field, n_matches=n_matches, seed=args.seed)
