@@ -63,7 +63,8 @@ def main() -> int:
     ]
     for k, field in enumerate(FIELDS):
         lines += [f"## ({'ab'[k]}) Against three `{field}`", "",
-                  "| policy | spec | fish per deal [95% CI] | vs field [95% CI] | p | VR |", "|---|---|---|---|---|---|"]
+                  "| policy | spec | fish per deal [95% CI] | vs field [95% CI] | p | VR |",
+                  "|---|---|---|---|---|---|"]
         for name in POLICIES:
             r = compare(rules, name, field, field, n_matches=n_matches, seed=args.seed)
             c = stats.mean_ci(r.per_match["candidate"].to_numpy())
