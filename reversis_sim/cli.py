@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import click
@@ -137,17 +138,23 @@ def simulate(rules, seat_specs, deals, match_deals, seed, out, resume, force, th
     if resume and force:
         raise click.UsageError("--resume and --force exclude each other: resume keeps the run, force replaces it")
     seats = _seats(None, rules, seat_specs or ("avoid",))
-    per_match = match_deals or rules.match_deals
-    n_matches = -(-deals // per_match)
-    out = out or default_out(rules.name, seed, n_matches * per_match)
-    spec = RunSpec(rules=rules.name, rules_params=rules.to_params(), seats=[str(s) for s in seats], seed=seed,
-                   n_matches=n_matches, match_deals=per_match, chunk_matches=chunk_matches)
+    spec = RunSpec.for_deals(rules, seats, deals=deals, seed=seed, match_deals=match_deals,
+                             chunk_matches=chunk_matches)
+    out = out or default_out(rules.name, seed, spec.n_matches * spec.match_deals)
     show = not quiet and sys.stderr.isatty()
     try:
-        with click.progressbar(length=n_matches * per_match, label="deals", file=sys.stderr, hidden=not show,
-                               show_pos=True) as bar:
-            report = run(spec, out, resume=resume, force=force, engine=engine, threads=threads,
-                         progress=bar.update)
+        with click.progressbar(length=spec.n_matches * spec.match_deals, label="deals", file=sys.stderr,
+                               hidden=not show, show_pos=True, show_eta=True,
+                               item_show_func=lambda rate: rate) as bar:
+            started = time.perf_counter()
+            done = [0]
+
+            def progress(n: int) -> None:  # deals done, deals/s and ETA on the bar
+                done[0] += n
+                rate = done[0] / max(time.perf_counter() - started, 1e-9)
+                bar.update(n, f"{rate:,.0f} deals/s")
+
+            report = run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress)
     except RunError as e:
         raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:

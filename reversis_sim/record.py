@@ -109,6 +109,18 @@ class RunSpec:
     match_deals: int
     chunk_matches: int
 
+    @classmethod
+    def for_deals(cls, rules, seats, *, deals: int, seed: int, match_deals: int | None = None,
+                  chunk_matches: int = 2048) -> RunSpec:
+        """The spec of a run of at least ``deals`` deals (whole matches) of ``rules`` (a :class:`Rules`) with
+        ``seats`` (policy specs, one or one per seat)."""
+        from .policies import parse_seats
+
+        per_match = match_deals or rules.match_deals
+        specs = parse_seats([str(s) for s in seats], rules.n_seats)
+        return cls(rules=rules.name, rules_params=rules.to_params(), seats=[str(s) for s in specs], seed=seed,
+                   n_matches=-(-deals // per_match), match_deals=per_match, chunk_matches=chunk_matches)
+
     @property
     def n_chunks(self) -> int:
         return -(-self.n_matches // self.chunk_matches)

@@ -46,10 +46,12 @@ def with_pool_share(frame: Frame, n_seats: int) -> pl.LazyFrame:
 
 def with_quinola_net(frame: Frame) -> pl.LazyFrame:
     """Add ``quinola_net``: what the J♥ moved to (+) or from (-) a seat this deal: the Quinola side payments
-    received minus paid, plus a pool won, minus a pool doubling paid."""
+    received minus paid, plus a pool won, minus a pool doubling paid, minus the capture surcharge of the
+    ``modern`` family (pot + 4, A22)."""
     q = sum(pl.col(f"received_{r}") - pl.col(f"paid_{r}") for r in QUINOLA_REASONS)
     return _lazy(frame).with_columns(
-        (q + pl.col("received_pool_won") - pl.col("paid_pool_double")).alias("quinola_net"))
+        (q + pl.col("received_pool_won") - pl.col("paid_pool_double") - pl.col("paid_quinola_captured"))
+        .alias("quinola_net"))
 
 
 def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
