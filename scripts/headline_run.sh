@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 DEALS=${DEALS:-10000000}
 PRESET_DEALS=${PRESET_DEALS:-1200000}
 SEED=${SEED:-2026}
+PRESETS=${PRESETS:-"pierer parlett_penguin parlett_52 modern serbian"}
 
 run() {  # run NAME RULES DEALS SEAT...
   local name=$1 rules=$2 deals=$3; shift 3
@@ -30,7 +31,7 @@ run() {  # run NAME RULES DEALS SEAT...
 }
 
 run parlett_avoid parlett "$DEALS" avoid
-for rules in pierer parlett_penguin parlett_52 modern serbian; do
+for rules in $PRESETS; do
   run "${rules}_avoid" "$rules" "$PRESET_DEALS" avoid
 done
 python scripts/results_readme.py
