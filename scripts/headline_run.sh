@@ -7,6 +7,7 @@
 #   DEALS=240000 bash scripts/headline_run.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mkdir -p results
 DEALS=${DEALS:-10000000}
 PRESET_DEALS=${PRESET_DEALS:-1200000}
 SEED=${SEED:-2026}
