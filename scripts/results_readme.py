@@ -37,12 +37,12 @@ def main() -> int:
         "",
         "## Expected fish per deal",
         "",
-        "| seat | position | fish per deal | with the pool share (zero-sum) |",
-        "|---|---|---|---|",
+        "| seat | fish per deal | with the pool share (zero-sum) |",
+        "|---|---|---|",
     ]
     zero = {r["seat"]: r for r in tables["fish_by_seat_zero_sum"]}
     for r in tables["fish_by_seat"]:
-        lines.append(f"| {r['seat']} | | {ci(r)} | {ci(zero[r['seat']])} |")
+        lines.append(f"| {r['seat']} | {ci(r)} | {ci(zero[r['seat']])} |")
     lines += ["", "By position relative to the dealer (0 = dealer, 1 = eldest, who leads first):", "",
               "| position | fish per deal |", "|---|---|"]
     for r in tables["fish_by_position"]:
