@@ -4,9 +4,8 @@ Read it beside RULES.md: every rule is a commented block citing its number (``# 
 matches from a run seed (or settles a given deal card by card, which is how a user audits a real game), and writes
 each deal as a deal record (RULES.md Appendix A, ``reversis-deal/1``). It is the test oracle of the numba engine.
 
-Implemented here: the ``parlett`` family (RULES.md §1, §3 A; the preset options ``party_payers``, ``tie_order``,
-talon point values, 52 cards, espagnolette on/off). Rule sets of the other families are refused with a clear
-error until their issue lands.
+Implemented here: every preset of :data:`reversis_sim.rules.PRESETS` (RULES.md §1, §3 A and F: the ``parlett``
+family, ``pierer``, the ``modern`` family, ``serbian``), each scoring family a settlement method.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from dataclasses import dataclass
 from . import cards as C
 from . import keys
 from .policies import Payment, Policy, PolicySpec, SeatView, TrickRecord, make_policy
-from .rules import Rules, RulesError
+from .rules import Rules
 
 FORMAT = "reversis-deal/1"
 
@@ -32,25 +31,6 @@ POOL = "pool"
 
 class IllegalPlay(ValueError):
     """A policy (or a scripted deal) chose a card or discard the rules do not allow."""
-
-
-def check_supported(rules: Rules) -> None:
-    """Refuse, in one sentence, a rule set whose family this engine does not play yet."""
-    missing = [what for what, on in (
-        ("scoring other than the party", rules.scoring != "party"),
-        ("a sitting-out dealer", rules.dealer_sits_out),
-        ("talon_mode take_then_discard", rules.talon_mode == "take_then_discard"),
-        ("penalty fiches", rules.penalty_to_pool),
-        ("the bête payment", rules.bete_payment > 0),
-        ("the winner taking the pot", rules.winner_takes_pool),
-        ("the Quinola capture surcharge", rules.quinola_capture_surcharge > 0),
-        ("espagnolette goal choice", rules.espagnolette_goal_choice),
-        ("espagnolette success by deal winner", rules.espagnolette_success != "zero_tricks"),
-        ("double antes", rules.double_ante_after_placement),
-        ("a non-persistent pool", not rules.pool_persists),
-    ) if on]
-    if missing:
-        raise RulesError(f"rules {rules.name!r} need {', '.join(missing)}, which this engine does not play yet")
 
 
 # ----------------------------------------------------------------------------------------------------------------

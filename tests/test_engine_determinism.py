@@ -70,3 +70,36 @@ def test_chips_are_conserved(one_thread):
     pools = c["pool_before"].reshape(N_MATCHES, 12)
     assert not pools[:, 0].any()
     assert np.array_equal(pools[:, 1:], c["pool_after"].reshape(N_MATCHES, 12)[:, :-1])
+
+
+@pytest.mark.parametrize("name", ["parlett_simple", "modern_five", "modern_partie", "serbian"])
+def test_other_tables_are_deterministic_and_conserve_chips(name):
+    """The same guarantees for five seats, a pot that carries, doubled antes, and matches that end early (whose
+    rows are the deals they played, in order)."""
+    rules = PRESETS[name]
+    seats = parse_seats(["random"], rules.n_seats)
+    one = play_matches(rules, seats, seed=9, first_match=3, n_matches=40, threads=1)
+    every = play_matches(rules, seats, seed=9, first_match=3, n_matches=40)
+    parts = [play_matches(rules, seats, seed=9, first_match=a, n_matches=b - a, threads=1)
+             for a, b in ((3, 20), (20, 21), (21, 43))]
+    joined = {k: np.concatenate([p[k] for p in parts]) for k in one}
+    assert _bytes(every) == _bytes(one) == _bytes(joined)
+    assert one["fish"].shape[1] == rules.n_seats and one["paid"].shape[1] == rules.n_seats + 1
+    matches, start, n_deals = np.unique(one["match"], return_index=True, return_counts=True)
+    assert matches.tolist() == list(range(3, 43))
+    for s, k in zip(start, n_deals):
+        assert one["deal"][s:s + k].tolist() == list(range(k))
+    if rules.scoring == "simple":
+        assert (n_deals < rules.match_deals).any() and len(one["match"]) == n_deals.sum()
+    else:
+        assert (n_deals == rules.match_deals).all()
+    net = one["fish"].sum(axis=1) + (one["pool_after"] - one["pool_before"])
+    assert not net.any()
+    assert np.array_equal(one["paid"].sum(axis=(1, 2)), one["received"].sum(axis=(1, 2)))
+    if not rules.pool_persists:
+        assert not one["pool_before"].any()
+    if rules.dealer_sits_out:  # the dealer takes no part: no cards, no tricks, only his share of the bête
+        rows = np.arange(len(one["dealer"]))
+        assert not one["tricks_won"][rows, one["dealer"]].any()
+        assert not one["hearts_at_lead"][rows, one["dealer"]].any()
+        assert (one["fish"][rows, one["dealer"]] >= 0).all()

@@ -86,19 +86,21 @@ def test_streams_agree_with_python_for_any_seed(seed):
         assert int(got) == K.stream(seed, match, deal, purpose, seat)
 
 
-@pytest.mark.parametrize("name", ["parlett", "parlett_52"])
+@pytest.mark.parametrize("name", ["parlett", "parlett_52", "modern", "modern_five", "serbian"])
 def test_kernel_shuffle_and_deal_match_the_reference(name):
     rules = PRESETS[name]
+    n = rules.n_seats
     cr = compile_rules(rules)
     row, hands, offered, exch, tricks, ledger, claims, cards, draws = alloc()
     for seed, match, deal in [(0, 0, 0), (1, 2, 3), (99, 1000, 11), (-4, 5, 0), (2**64 + 9, 3, 7)]:
-        for dealer in range(4):
+        for dealer in range(n):
             key = np.uint64(_shuffle_key(NK.seed_u64(seed), match, deal))
             assert int(key) == K.stream(seed, match, deal, K.PURPOSE_SHUFFLE, 0)
-            deal_cards(cr.params, cr.deck, cards, key, dealer, hands, offered)
+            hands[:] = 1  # a dealer who sits out is dealt nothing, whatever the buffer held
+            deal_cards(cr.params, n, cr.deck, cards, key, dealer, hands, offered)
             lay = reference.deal_cards(rules, seed, match, deal, dealer)
-            assert [C.from_mask(int(m)) for m in hands[H_DEALT]] == lay.dealt
-            assert [None if c < 0 else int(c) for c in offered] == lay.talon_offered
+            assert [C.from_mask(int(m)) for m in hands[H_DEALT, :n]] == lay.dealt
+            assert [None if c < 0 else int(c) for c in offered[:n]] == lay.talon_offered
             assert cards[:len(cr.deck)].tolist() == K.shuffled(list(rules.tables.deck), seed, match, deal)
     assert SWAPS >= 52
 

@@ -1,4 +1,6 @@
-"""The numba engine: kernels that play deals and matches exactly as :mod:`reversis_sim.reference` does.
+"""The numba engine: kernels that play deals and matches exactly as :mod:`reversis_sim.reference` does, for every
+preset of :data:`reversis_sim.rules.PRESETS` (each rule difference a parameter of the one deal loop, see
+:mod:`.compiled`).
 
 Layout (imports flow down the list):
 
@@ -8,7 +10,8 @@ Layout (imports flow down the list):
 - :mod:`.compiled`: a :class:`~reversis_sim.rules.Rules` as flat arrays; :mod:`.seats`: seat policies as arrays;
 - :mod:`.policy`: the policy families inside the kernels, dispatched on the family id;
 - :mod:`.layout`: the arrays of one deal (result row, hands, tricks, ledger);
-- :mod:`.payments`: antes, side payments, the reversis commitment and the settlement;
+- :mod:`.payments`: antes, side payments, the reversis commitment and the settlement of each scoring family
+  (party, penalty, bank, simple);
 - :mod:`.deal`: one deal (shuffle and deal, exchange, declaration, tricks), calling :mod:`.payments`;
 - :mod:`.match`: matches in order (parallel over matches, with the money columns) and the traced match;
 - :mod:`.batch` (:func:`play_matches`), :mod:`.trace` (:func:`trace_deal`), :mod:`.bench` (:func:`bench.measure`);

@@ -1,8 +1,16 @@
 """The fast batch API: many matches in parallel, one row per deal, as the columns of :mod:`reversis_sim.columns`.
 
-``play_matches`` validates and allocates; :func:`.match.play_matches_nb` computes. Rows come in (match, deal)
-order and are byte-identical whatever the thread count and however the matches are split into calls (each match is
-a pure function of rules, seats, seed and match number; DESIGN.md decisions 1, 2 and 7).
+``play_matches`` validates and allocates; :func:`.match.play_matches_nb` computes (through the kernel of the table,
+:func:`.match.match_kernels`). Rows come in (match, deal) order and are byte-identical whatever the thread count and
+however the matches are split into calls (each match is a pure function of rules, seats, seed and match number;
+DESIGN.md decisions 1, 2 and 7).
+
+A match that ends before ``match_deals`` (``parlett_simple``: no deal follows the one in which a running total
+reached ``target_total``, F4.3, G14) has fewer rows: exactly the deals it played, as the reference's
+:func:`~reversis_sim.reference.play_match` yields fewer records and :func:`~reversis_sim.columns.from_records`
+makes one row per record. A match is then the run of rows with one ``match`` value (``deal`` 0, 1, ...), and a
+batch has ``n_matches * match_deals`` rows only when no match ends early (every other preset). The kernel writes
+each match at its full-length slot; the wrapper drops the unplayed slots.
 """
 
 from __future__ import annotations
@@ -16,9 +24,9 @@ from .. import columns
 from ..policies import PolicySpec
 from ..rules import Rules
 from . import layout as D
-from .compiled import POOL, compile_rules
+from .compiled import MAX_SEATS, POOL, compile_rules
 from .keys import policy_seed_array, seed_u64
-from .match import play_matches_nb
+from .match import match_kernels
 from .seats import seat_arrays
 
 #: column name -> first column of the kernel's result row (per-seat columns take four)
@@ -32,7 +40,8 @@ ROW_COLUMNS: dict[str, int] = {
     "espagnolette_eligible": D.COL_ESP_ELIGIBLE, "espagnolette_seat": D.COL_ESP_SEAT,
     "espagnolette_made": D.COL_ESP_MADE,
 }
-assert set(ROW_COLUMNS) == set(columns.DEAL_COLUMNS) and POOL == 4
+assert set(ROW_COLUMNS) == set(columns.DEAL_COLUMNS) and POOL == MAX_SEATS
+assert all(c < D.N_OUT_COLS for c in ROW_COLUMNS.values()) and D.COL_ERROR < D.N_OUT_COLS
 
 
 def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, first_match: int, n_matches: int,
@@ -50,8 +59,10 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
 
     Returns
     -------
-    The columns of :func:`reversis_sim.columns.empty` (names, dtypes and shapes), ``n = n_matches * match_deals``
-    rows in (match, deal) order, equal to :func:`reversis_sim.columns.from_records` of the reference's records.
+    The columns of :func:`reversis_sim.columns.empty` (names, dtypes and shapes; per-seat columns have
+    ``rules.n_seats`` entries), one row per deal played in (match, deal) order, equal to
+    :func:`reversis_sim.columns.from_records` of the reference's records: ``n_matches * match_deals`` rows, fewer
+    where a match ends early (``parlett_simple``, see the module docstring).
     """
     cr = compile_rules(rules)
     family, params = seat_arrays(seats, rules.n_seats)
@@ -62,13 +73,19 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
     if first_match < 0 or n_matches < 0:
         raise ValueError(f"first_match and n_matches must not be negative, got {first_match}, {n_matches}")
     n = n_matches * n_deals
-    out = np.empty((D.N_COLS, n), dtype=np.int64)
+    out = np.empty((D.N_OUT_COLS, n), dtype=np.int64)
     cols = columns.empty(n, rules.n_seats)
+    n_played = np.full(n_matches, n_deals, dtype=np.int64)
     if n_matches:
         with _threads(threads):
-            play_matches_nb(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed),
-                            policy_seed_array(seed, policy_seeds, rules.n_seats), first_match, n_matches, n_deals,
-                            out, cols["paid"], cols["received"])
+            kernel, _ = match_kernels(rules.n_seats)
+            kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed),
+                   policy_seed_array(seed, policy_seeds, rules.n_seats), first_match, n_matches, n_deals, out,
+                   cols["paid"], cols["received"], n_played)
+    if (n_played < n_deals).any():  # matches that ended at their target total: keep the deals they played
+        keep = (np.arange(n_deals)[None, :] < n_played[:, None]).ravel()
+        out = out[:, keep]
+        cols = {name: v[keep] for name, v in cols.items()}
     bad = np.flatnonzero(out[D.COL_ERROR])
     if bad.size:
         r = out[:, bad[0]]

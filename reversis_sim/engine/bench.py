@@ -27,7 +27,7 @@ from . import layout as D
 from .batch import play_matches
 from .compiled import compile_rules
 from .keys import policy_seed_array, seed_u64
-from .match import play_matches_nb
+from .match import match_kernels
 from .seats import seat_arrays
 
 
@@ -44,7 +44,8 @@ def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_dea
             reference_deals: int = 2_400, repeat: int = 5, threads: int | None = None, seed: int = 0) -> dict:
     """Deals per second of the reference and of the kernel (1 thread and ``threads``, default all numba threads).
 
-    ``n_deals`` (kernel) and ``reference_deals`` are rounded up to whole matches of ``rules.match_deals``.
+    ``n_deals`` (kernel) and ``reference_deals`` are rounded up to whole matches of ``rules.match_deals``; the rates
+    count the deals actually played (fewer where matches end at their target total, ``parlett_simple``).
     """
     specs = parse_seats([str(s) for s in seats], rules.n_seats) if seats else parse_seats(["random"])
     md = rules.match_deals
@@ -53,13 +54,15 @@ def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_dea
     all_threads = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
 
     def run_reference():
+        played = 0
         for m in range(ref_matches):
             for _ in reference.play_match(rules, specs, seed=seed, match=m):
-                pass
+                played += 1
+        return played
 
     t0 = time.perf_counter()
-    run_reference()
-    ref_rate = ref_matches * md / (time.perf_counter() - t0)
+    ref_played = run_reference()
+    ref_rate = ref_played / (time.perf_counter() - t0)
 
     def api(n_threads: int):
         return lambda: play_matches(rules, specs, seed=seed, first_match=0, n_matches=n_matches,
@@ -68,17 +71,19 @@ def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_dea
     cr = compile_rules(rules)
     family, params = seat_arrays(specs, rules.n_seats)
     n = n_matches * md
-    out = np.zeros((D.N_COLS, n), dtype=np.int64)
+    out = np.zeros((D.N_OUT_COLS, n), dtype=np.int64)
     cols = columns.empty(n, rules.n_seats)
+    n_played = np.zeros(n_matches, dtype=np.int64)
     pseeds = policy_seed_array(seed, None, rules.n_seats)
+    kernel, _ = match_kernels(rules.n_seats)
 
     def core(n_threads: int):
         def run():
             saved = numba.get_num_threads()
             numba.set_num_threads(n_threads)
             try:
-                play_matches_nb(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), pseeds, 0,
-                                n_matches, md, out, cols["paid"], cols["received"])
+                kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), pseeds, 0, n_matches, md, out,
+                       cols["paid"], cols["received"], n_played)
             finally:
                 numba.set_num_threads(saved)
         return run
@@ -86,13 +91,14 @@ def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_dea
     t0 = time.perf_counter()
     play_matches(rules, specs, seed=seed, first_match=0, n_matches=1, threads=1)  # compiles or loads the kernel
     warmup_s = time.perf_counter() - t0
-    api(1)()  # untimed
+    n = len(api(1)()["match"])  # untimed; the deals played
     core(1)()  # touches the buffers
+    assert int(n_played.sum()) == n
     result = {
         "rules": rules.name,
         "seats": [str(s) for s in specs],
         "n_deals": n,
-        "reference_deals": ref_matches * md,
+        "reference_deals": ref_played,
         "threads": all_threads,
         "reference_deals_per_s": ref_rate,
         "kernel_deals_per_s_1_thread": _best_rate(api(1), n, repeat),

@@ -1,10 +1,11 @@
-"""The deal kernel: one complete deal of the parlett family, exactly as :mod:`reversis_sim.reference` plays it.
+"""The deal kernel: one complete deal of any preset, exactly as :mod:`reversis_sim.reference` plays it.
 
-Read it beside ``reference.py`` and RULES.md §1: the steps are the same functions in the same order (antes,
-exchange, declaration, eleven tricks with their side payments and the reversis commitment, settlement), each rule
-a commented block citing its number. Hands are ``uint64`` masks (card c = bit c, see :mod:`reversis_sim.cards`),
-legal moves are masks, and every random choice is drawn from the same keyed stream with the same decision index
-as the reference, so the deal is the same card for card and chip for chip.
+Read it beside ``reference.py`` and RULES.md §1 and §3 F: the steps are the same functions in the same order
+(antes, exchange, declaration, the tricks with their side payments and the reversis commitment, settlement), each
+rule a commented block citing its number; every difference between presets is a parameter (:mod:`.compiled`).
+Hands are ``uint64`` masks (card c = bit c, see :mod:`reversis_sim.cards`), legal moves are masks, and every random
+choice is drawn from the same keyed stream with the same decision index as the reference, so the deal is the same
+card for card and chip for chip.
 
 The kernel records everything as it goes, into arrays the caller provides (:mod:`.layout` describes them); the
 chips move in :mod:`.payments`.
@@ -18,6 +19,7 @@ from .. import cards as C
 from ..bits import bit, count, select, suit_mask
 from ..jit import njit_nrt_free, njit_nrt_free_inline
 from .compiled import (
+    N_ACTIVE,
     P_COMMIT_AFTER,
     P_DEALER_EXTRA,
     P_DEALER_STEP,
@@ -25,25 +27,36 @@ from .compiled import (
     P_ESP,
     P_ESP_FOUR_ACES,
     P_ESP_FOUR_ACES_JH,
+    P_ESP_GOAL,
     P_ESP_JH_THREE_ACES,
     P_ESP_RENOUNCE,
     P_ESP_THREE_ACES_KING,
     P_FIRST_LEAD_HEART,
     P_HAND_SIZE,
     P_N_DECK,
+    P_N_SEATS,
     P_PARTY_BONUS,
     P_REVERSIS,
+    P_SCORING,
     P_TALON,
+    SCORING_BANK,
+    SCORING_PARTY,
+    SCORING_PENALTY,
     T_STRENGTH,
     T_TALON_POINTS,
     T_TRICK_POINTS,
     TALON_NONE,
+    TALON_TAKE,
 )
-from .keys import DECLARE, PLAY, PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend
+from .keys import DECLARE, GOAL, PLAY, PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend
 from .layout import (
+    COL_BETE,
     COL_DEALER,
+    COL_DECLARER,
+    COL_DOUBLE_ANTE,
     COL_ERROR,
     COL_ESP_ELIGIBLE,
+    COL_ESP_GOAL,
     COL_ESP_SEAT,
     COL_HEARTS,
     COL_N_EXCH,
@@ -55,6 +68,7 @@ from .layout import (
     COL_POOL_BEFORE,
     COL_Q_HOLDER,
     COL_REV_BREAKER,
+    COL_REV_MADE,
     COL_REV_SEAT,
     COL_WON,
     ERR_EXCHANGE,
@@ -64,8 +78,20 @@ from .layout import (
     H_NOW,
     SWAPS,
 )
-from .payments import antes, commit_reversis, settle, side_payments
-from .policy import choose_declare, choose_exchange, choose_play
+from .payments import (
+    antes,
+    commit_reversis,
+    position,
+    round_origin,
+    seat_of,
+    settle_bank,
+    settle_party,
+    settle_penalty,
+    settle_simple,
+    side_payments,
+    sitting_out,
+)
+from .policy import choose_declare, choose_exchange, choose_goal, choose_play
 
 HEARTS = C.HEARTS
 QUINOLA_BIT = np.uint64(1 << C.QUINOLA)
@@ -77,8 +103,15 @@ _ZERO = np.uint64(0)
 
 @njit_nrt_free
 def dealer_of(P, deal):
-    """R4: deal 0 is dealt by seat 0; the deal then passes by ``dealer_step``."""
-    return (deal * P[P_DEALER_STEP]) & 3
+    """R4: deal 0 is dealt by seat 0; the deal then passes by ``dealer_step`` (modulo the seats, F0.8)."""
+    return (deal * P[P_DEALER_STEP]) % P[P_N_SEATS]
+
+
+@njit_nrt_free_inline
+def eldest_of(n, dealer):
+    """R3, R17: the eldest is the dealer's right-hand neighbour, d+1 (the first seat taking part after him)."""
+    e = dealer + 1
+    return 0 if e == n else e
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -123,16 +156,18 @@ def espagnolette_eligible(P, hand):
 
 
 @njit_nrt_free_inline
-def trick_winner(tables, tricks, ti, leader, led_suit):
-    """R19: the highest card of the suit led wins (strength from the preset's rank order)."""
+def trick_winner(n, tables, tricks, ti, dealer, leader, led_suit):
+    """R19: the highest card of the suit led wins (strength from the preset's rank order: ace low in ``modern``,
+    the J♥ top of hearts in ``serbian``)."""
     best = 0
     best_strength = tables[T_STRENGTH, tricks[ti, 1]]
-    for k in range(1, 4):
+    for k in range(1, N_ACTIVE):
         card = tricks[ti, 1 + k]
         if (card >> 4) == led_suit and tables[T_STRENGTH, card] > best_strength:
             best = k
             best_strength = tables[T_STRENGTH, card]
-    return (leader + best) & 3
+    origin = round_origin(n, dealer)
+    return seat_of(position(leader, origin, n) + best, origin, n)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -141,24 +176,30 @@ def trick_winner(tables, tricks, ti, leader, led_suit):
 
 
 @njit_nrt_free_inline
-def deal_cards(P, deck, cards, shuffle_key, dealer, hands, offered):
+def deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered):
     """R11, R12: shuffle by key (Fisher-Yates, as ``keys.shuffled``), deal each hand in playing order from the
-    eldest (the dealer one card more), then one talon card before each non-dealer."""
-    n = P[P_N_DECK]
-    for i in range(n):
+    eldest (the dealer one card more; a dealer who sits out none, F1.6), then one talon card before each
+    non-dealer."""
+    n_deck = P[P_N_DECK]
+    for i in range(n_deck):
         cards[i] = deck[i]
         # the swap partner of position i, drawn for every i first (independent draws: a vectorised loop)
         cards[SWAPS + i] = below(draw(shuffle_key, i), i + 1)
-    for i in range(n - 1, 0, -1):
+    for i in range(n_deck - 1, 0, -1):
         j = cards[SWAPS + i]
         c = cards[i]
         cards[i] = cards[j]
         cards[j] = c
-    eldest = (dealer + 1) & 3
+    origin = round_origin(n, dealer)
     size = P[P_HAND_SIZE]
+    sit = sitting_out(n, dealer)
+    if sit >= 0:
+        hands[H_DEALT, sit] = _ZERO
+        hands[H_NOW, sit] = _ZERO
+    p_eldest = position(eldest_of(n, dealer), origin, n)
     pos = 0
-    for k in range(4):
-        seat = (eldest + k) & 3
+    for k in range(N_ACTIVE):
+        seat = seat_of(p_eldest + k, origin, n)
         end = pos + size + (1 if (seat == dealer and P[P_DEALER_EXTRA]) else 0)
         m = _ZERO
         for i in range(pos, end):
@@ -166,36 +207,45 @@ def deal_cards(P, deck, cards, shuffle_key, dealer, hands, offered):
         hands[H_DEALT, seat] = m
         hands[H_NOW, seat] = m
         pos = end
-    for s in range(4):
+    for s in range(n):
         offered[s] = -1
     if P[P_TALON] != TALON_NONE:
-        for k in range(3):
-            seat = (eldest + k) & 3  # the non-dealers, in playing order
-            offered[seat] = cards[pos]
-            pos += 1
+        for k in range(N_ACTIVE):
+            seat = seat_of(p_eldest + k, origin, n)  # the non-dealers, in playing order
+            if seat != dealer:
+                offered[seat] = cards[pos]
+                pos += 1
 
 
 @njit_nrt_free_inline
-def exchange(P, tables, family, pparams, draws, row, dealer, hands, offered, exch):
+def exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, exch):
     """R13-R15: the dealer discards one card; then each non-dealer in playing order either discards one card and
-    takes his face-down card unseen, or keeps his hand and only looks at it. Returns the talon's card points."""
+    takes his face-down card unseen, or keeps his hand and only looks at it. F3.2 (``serbian``, take-then-discard):
+    each non-dealer must take his card, then the dealer and each non-dealer in playing order discard one card
+    (perhaps the one just taken). Returns the talon's card points."""
     if P[P_TALON] == TALON_NONE:
         return 0
+    take = P[P_TALON] == TALON_TAKE
     talon_points = 0
-    eldest = (dealer + 1) & 3
-    for k in range(4):
-        seat = dealer if k == 0 else (eldest + k - 1) & 3  # A: the dealer discards first
+    origin = round_origin(n, dealer)
+    p_eldest = position(eldest_of(n, dealer), origin, n)
+    for k in range(N_ACTIVE):
+        seat = dealer if k == 0 else seat_of(p_eldest + k - 1, origin, n)  # A: the dealer discards first
+        must = take or seat == dealer
         hand = hands[H_NOW, seat]
-        choice = choose_exchange(family, pparams, draws, seat, seat == dealer, hand, tables)
-        if (choice >= 0 and (hand & bit(choice)) == _ZERO) or (choice < 0 and seat == dealer):
+        if take and seat != dealer:
+            hand |= bit(offered[seat])  # F3.2: the talon card is taken first (every take precedes every discard)
+        choice = choose_exchange(family, pparams, draws, seat, seat == dealer, take, hand, tables)
+        if (choice >= 0 and (hand & bit(choice)) == _ZERO) or (choice < 0 and must):
             row[COL_ERROR] = ERR_EXCHANGE + 16 * seat  # not a card of his hand
             choice = select(hand, 0)
         exch[k, 0] = seat
         exch[k, 1] = choice
         exch[k, 2] = 0
-        if seat == dealer:  # R13: the dealer discards, never takes
+        if must:  # R13: the dealer discards, never takes; F3.2: everyone discards, the non-dealers took
             hand &= ~bit(choice)
             talon_card = choice
+            exch[k, 2] = 1 if seat != dealer else 0
         elif choice < 0:  # R14 (b): keep the hand and just look at the card
             talon_card = offered[seat]
         else:  # R14 (a): discard one card, take the face-down card without looking first
@@ -204,36 +254,41 @@ def exchange(P, tables, family, pparams, draws, row, dealer, hands, offered, exc
             exch[k, 2] = 1
         hands[H_NOW, seat] = hand
         talon_points += tables[T_TALON_POINTS, talon_card]
-    row[COL_N_EXCH] = 4
+    row[COL_N_EXCH] = N_ACTIVE
     return talon_points
 
 
 @njit_nrt_free_inline
-def declare(P, tables, family, pparams, draws, dealer, hands):
-    """R38, A13: after the exchange and before the first lead, an eligible player may declare. Returns the
-    declarer's seat or -1."""
+def declare(P, n, tables, family, pparams, draws, row, dealer, hands):
+    """R38, A13: after the exchange and before the first lead, an eligible player may declare; in the ``modern``
+    family he also names his goal (F1.4). Returns the declarer's seat or -1."""
     if not P[P_ESP]:
         return -1
-    eldest = (dealer + 1) & 3
-    for k in range(4):
-        seat = (eldest + k) & 3
+    origin = round_origin(n, dealer)
+    p_eldest = position(eldest_of(n, dealer), origin, n)
+    for k in range(N_ACTIVE):
+        seat = seat_of(p_eldest + k, origin, n)
         hand = hands[H_NOW, seat]
         if espagnolette_eligible(P, hand):  # at most one seat can be eligible
             if choose_declare(family, pparams, draws, seat, hand, tables):
+                row[COL_DECLARER] = seat
+                if P[P_ESP_GOAL]:
+                    row[COL_ESP_GOAL] = choose_goal(P, family, pparams, draws, seat, hand, tables)
                 return seat
             return -1
     return -1
 
 
 @njit_nrt_free_inline
-def play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer, declarer, hands, tricks, exch,
-                offered):
+def play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, claims, dealer, declarer, hands, tricks,
+                exch, offered):
     """R17-R21: the eldest leads; follow suit if able; the highest card of the suit led wins and leads next.
     Side payments trick by trick, the reversis commitment after trick ``reversis_commit_after``. Returns
     (committed seat or -1, breaker or -1, number of led claims)."""
     n_tricks = P[P_HAND_SIZE]
+    origin = round_origin(n, dealer)
     commit_after = P[P_COMMIT_AFTER] if P[P_REVERSIS] else -1
-    leader = (dealer + 1) & 3
+    leader = eldest_of(n, dealer)
     first_winner = -1
     one_winner = True
     committed = -1
@@ -246,12 +301,13 @@ def play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer, 
         led_suit = -1
         played = _ZERO
         streak = first_winner if (one_winner and ti > 0) else -1  # the seat that won every trick so far
-        for k in range(4):
-            seat = (leader + k) & 3
+        p_leader = position(leader, origin, n)
+        for k in range(N_ACTIVE):
+            seat = seat_of(p_leader + k, origin, n)
             hand = hands[H_NOW, seat]
             legal = legal_mask(P, hand, ti, led_suit, seat == declarer)
-            card = choose_play(P, tables, family, pparams, draws, seat, legal, ti, hand, tricks, k, dealer, seen,
-                               streak, declarer, exch, offered)
+            card = choose_play(P, n, sit_out, tables, family, pparams, draws, seat, legal, ti, hand, tricks, k,
+                               dealer, seen, streak, declarer, exch, offered)
             if card < 0 or (legal & bit(card)) == _ZERO:
                 row[COL_ERROR] = ERR_PLAY + 16 * seat  # not a legal card
                 card = select(legal, 0)
@@ -261,13 +317,13 @@ def play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer, 
             tricks[ti, 1 + k] = card
             if k == 0:
                 led_suit = card >> 4
-        winner = trick_winner(tables, tricks, ti, leader, led_suit)
+        winner = trick_winner(n, tables, tricks, ti, dealer, leader, led_suit)
         tricks[ti, 5] = winner
         row[COL_WON + winner] += 1
-        for k in range(4):  # R7, R28
+        for k in range(N_ACTIVE):  # R7, R28
             row[COL_POINTS + winner] += tables[T_TRICK_POINTS, tricks[ti, 1 + k]]
         if (played & PAYMENT_CARDS) != _ZERO:
-            n_claims = side_payments(P, row, ledger, claims, n_claims, t, tricks, winner)
+            n_claims = side_payments(P, n, row, ledger, claims, n_claims, t, tricks, dealer, winner)
         if t == 1:
             first_winner = winner
         elif winner != first_winner:
@@ -288,11 +344,18 @@ def play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer, 
 
 
 @njit_nrt_free
-def play_deal(P, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer, pool_before,
-              row, hands, offered, exch, tricks, ledger, claims, cards, draws):
+def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer, pool_before,
+              double_ante, row, hands, offered, exch, tricks, ledger, claims, cards, draws):
     """Play deal ``deal`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
     with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), and fill the caller's
-    arrays (:mod:`.layout`). Returns the pool after the deal."""
+    arrays (:mod:`.layout`). ``double_ante``: ``serbian``, the previous deal had a J♥ placement (F3.3). Returns the
+    pool after the deal.
+
+    ``n`` is the number of seats, ``P[P_N_SEATS]`` (4, or 5 where the dealer sits out) and ``sit_out`` whether the
+    dealer sits out (``P[P_SIT_OUT]``, the same as ``n == 5``), literal constants from the match kernels: numba
+    compiles one specialization of the deal per table, in which the seat arithmetic of a four-seat table is the
+    plain ``& 3`` (measured: the four-seat deal is 12% slower with the random policy, 8-17% with the heuristics,
+    when the table is read at run time). It stays a parameter of the one deal loop."""
     for c in range(COL_DEALER, len(row)):
         row[c] = 0
     row[COL_PARTY_WINNER] = -1
@@ -301,10 +364,13 @@ def play_deal(P, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer,
     row[COL_REV_BREAKER] = -1
     row[COL_ESP_ELIGIBLE] = -1
     row[COL_ESP_SEAT] = -1
+    row[COL_DECLARER] = -1
+    row[COL_BETE] = -1
     row[COL_Q_HOLDER] = -1
     row[COL_DEALER] = dealer
     row[COL_POOL_BEFORE] = pool_before
     row[COL_POOL_AFTER] = pool_before
+    row[COL_DOUBLE_ANTE] = double_ante
 
     # DESIGN decision 1: the deal's draws, keyed by (seed, match, deal, purpose, seat).
     h_deal = extend(h_match, deal)
@@ -312,18 +378,21 @@ def play_deal(P, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer,
     # Each seat's policy stream is keyed by its own policy seed (``h_pmatch[s]`` = extend(seed_hash(policy seed),
     # match)); by default every policy seed is the run seed, and then this is extend(h_deal, PURPOSE_POLICY), s.
     n_tricks = P[P_HAND_SIZE]
-    for s in range(4):
+    goal = P[P_ESP_GOAL]
+    for s in range(n):
         stream = extend(extend(extend(h_pmatch[s], deal), PURPOSE_POLICY), s)
         for i in range(DECLARE + 1):  # TAKE, DISCARD, DECLARE
             draws[s, i] = draw(stream, i)
+        if goal:  # GOAL, where the declarer names one
+            draws[s, GOAL] = draw(stream, GOAL)
         for i in range(PLAY, PLAY + n_tricks):
             draws[s, i] = draw(stream, i)
 
-    deal_cards(P, deck, cards, shuffle_key, dealer, hands, offered)
-    antes(P, row, ledger, dealer)
-    talon_points = exchange(P, tables, family, pparams, draws, row, dealer, hands, offered, exch)
-    declarer = declare(P, tables, family, pparams, draws, dealer, hands)
-    for s in range(4):  # Appendix A: each seat's cards at the first lead
+    deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered)
+    antes(P, n, row, ledger, dealer, double_ante)
+    talon_points = exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, exch)
+    declarer = declare(P, n, tables, family, pparams, draws, row, dealer, hands)
+    for s in range(n):  # Appendix A: each seat's cards at the first lead
         hand = hands[H_NOW, s]
         hands[H_LEAD, s] = hand
         row[COL_HEARTS + s] = count(hand & suit_mask(HEARTS))
@@ -332,7 +401,22 @@ def play_deal(P, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer,
         if P[P_ESP] and row[COL_ESP_ELIGIBLE] < 0 and espagnolette_eligible(P, hand):
             row[COL_ESP_ELIGIBLE] = s
     row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
-    committed, breaker, n_claims = play_tricks(P, tables, family, pparams, draws, row, ledger, claims, dealer,
-                                               declarer, hands, tricks, exch, offered)
-    settle(P, row, ledger, claims, n_claims, dealer, declarer, committed, breaker)
+    committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, claims,
+                                               dealer, declarer, hands, tricks, exch, offered)
+    # R34, G9: the reversis, as every scoring reports it.
+    made = False
+    if committed >= 0:
+        made = row[COL_WON + committed] == n_tricks
+        row[COL_REV_SEAT] = committed
+        row[COL_REV_MADE] = made
+        row[COL_REV_BREAKER] = -1 if made else breaker
+    scoring = P[P_SCORING]
+    if scoring == SCORING_PARTY:
+        settle_party(P, n, row, ledger, claims, n_claims, dealer, declarer, committed, breaker, made)
+    elif scoring == SCORING_PENALTY:
+        settle_penalty(P, n, row, ledger, tricks, dealer, declarer, committed, made)
+    elif scoring == SCORING_BANK:
+        settle_bank(P, n, row, ledger, dealer, declarer, committed, made)
+    else:
+        settle_simple(P, n, row, tricks)
     return row[COL_POOL_AFTER]

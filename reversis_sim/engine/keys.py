@@ -14,6 +14,8 @@ import numpy as np
 from .. import keys as K
 from ..jit import njit_nrt_free
 
+MAX_SEATS = 5  # seats at the largest table (``modern_five``): the length of every per-seat array of the kernels
+
 GAMMA = np.uint64(K.GAMMA)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
 _MUL2 = np.uint64(0x94D049BB133111EB)
@@ -22,7 +24,7 @@ _ONE = np.uint64(1)
 
 PURPOSE_SHUFFLE = K.PURPOSE_SHUFFLE
 PURPOSE_POLICY = K.PURPOSE_POLICY
-TAKE, DISCARD, DECLARE, RENOUNCE, PLAY = K.TAKE, K.DISCARD, K.DECLARE, K.RENOUNCE, K.PLAY
+TAKE, DISCARD, DECLARE, RENOUNCE, GOAL, PLAY = K.TAKE, K.DISCARD, K.DECLARE, K.RENOUNCE, K.GOAL, K.PLAY
 
 
 @njit_nrt_free
@@ -74,8 +76,9 @@ def seed_u64(seed: int) -> np.uint64:
 
 
 def policy_seed_array(seed: int, policy_seeds: Sequence[int] | None, n_seats: int) -> np.ndarray:
-    """Each seat's policy seed modulo 2**64 (``uint64 (4,)``): ``policy_seeds``, or the run seed for every seat."""
+    """Each seat's policy seed modulo 2**64 (``uint64 (MAX_SEATS,)``, unused seats 0): ``policy_seeds``, or the run
+    seed for every seat."""
     seeds = [seed] * n_seats if policy_seeds is None else list(policy_seeds)
     if len(seeds) != n_seats:
         raise ValueError(f"policy_seeds needs one seed per seat ({n_seats}), got {len(seeds)}")
-    return np.array([int(s) & K.M64 for s in seeds] + [0] * (4 - n_seats), dtype=np.uint64)
+    return np.array([int(s) & K.M64 for s in seeds] + [0] * (MAX_SEATS - n_seats), dtype=np.uint64)

@@ -4,9 +4,10 @@ The deal kernel (:mod:`.deal`, :mod:`.payments`) records everything as it goes, 
 batch passes scratch arrays that it reuses; :mod:`.trace` passes one set per deal and rebuilds the deal record):
 
 - ``row`` (``int64 (N_COLS,)``): the deal's result row, columns ``COL_*`` below (also the running pool and fish);
-- ``hands`` (``uint64 (3, 4)``): ``H_DEALT`` the dealt hands, ``H_LEAD`` the hands at the first lead, ``H_NOW``
-  the hands in play;
-- ``offered`` (``int64 (4,)``): the talon card offered to each seat (-1: none);
+  per-seat columns take ``MAX_SEATS`` (5) slots, of which a four-seat table uses the first four;
+- ``hands`` (``uint64 (3, MAX_SEATS)``): ``H_DEALT`` the dealt hands, ``H_LEAD`` the hands at the first lead,
+  ``H_NOW`` the hands in play (a dealer who sits out holds nothing);
+- ``offered`` (``int64 (MAX_SEATS,)``): the talon card offered to (``serbian``: taken by) each seat (-1: none);
 - ``exch`` (``int64 (4, 3)``): the exchange decisions in order: seat, discarded card (-1: kept), took (0/1);
 - ``tricks`` (``int64 (MAX_TRICKS, 6)``): leader, the four cards in playing order from the leader, winner;
 - ``ledger`` (``int64 (MAX_LEDGER, 6)``): payment rows in order: trick (1-based, 0 = none), payer, payee
@@ -14,10 +15,13 @@ batch passes scratch arrays that it reuses; :mod:`.trace` passes one set per dea
 - ``claims`` (``int64 (MAX_CLAIMS, 4)``, scratch): led Aces / Quinola waiting for the party winner (R22): trick,
   holder, base amount, reason;
 - ``cards`` (``int64 (2 * SWAPS,)``, scratch): the deck being shuffled, then from ``SWAPS`` on the swap
-  partners; ``draws`` (``uint64 (4, N_DRAWS)``, scratch): each seat's policy draws for this deal (:mod:`.policy`).
+  partners; ``draws`` (``uint64 (MAX_SEATS, N_DRAWS)``, scratch): each seat's policy draws for this deal
+  (:mod:`.policy`).
 
-At most 45 ledger rows can be written by the parlett family: 8 antes, 8 side payments (four Aces and a forced
-Quinola's four rows), 8 returns at the commitment, 3 reversis rows, 6 espagnolette returns, 5 led claims, 3 party.
+Ledger rows per deal, at most: the parlett family 45 (8 antes, 8 side payments (four Aces and a forced Quinola's
+four rows), 8 returns at the commitment, 3 reversis rows, 6 espagnolette returns, 5 led claims, 3 party); the
+``modern`` family 20 (4 antes, 2 at a placement, 3 reversis, 3 espagnolette, 1 surcharge, 4 penalties, 2 bête, 1
+pot); ``serbian`` 21 (4 antes, 6 in play, 6 returns and the bank doubled, 3 handed to a reversis maker + 2, 2).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import numpy as np
 
 from ..jit import njit
 from ..reference import IllegalPlay
-from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_TRICKS
+from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS
 from .policy import N_DRAWS
 
 # --- the result row of one deal (the columns of play_matches, reversis_sim.columns) ----------------------------
@@ -35,28 +39,34 @@ COL_DEAL = 1
 COL_DEALER = 2
 COL_POOL_BEFORE = 3
 COL_POOL_AFTER = 4  # the running pool while the deal is played
-COL_FISH = 5  # 5..8: net chips of each seat (running while the deal is played)
-COL_POINTS = 9  # 9..12: card points taken in tricks
-COL_WON = 13  # 13..16: tricks won
-COL_HEARTS = 17  # 17..20: hearts held at the first lead
-COL_TO_POOL = 21  # 21..24: everything each seat paid into the pool
-COL_FROM_POOL = 25  # 25..28: everything each seat took out of the pool
-COL_Q_HOLDER = 29  # seat holding the J♥ at the first lead, -1: in the talon
-COL_Q_FATE = 30  # Q_TALON | Q_DUMPED | Q_FORCED | Q_LED
-COL_Q_TRICK = 31  # 1-based trick the J♥ was played to, 0: never
-COL_PARTY_WINNER = 32  # -1: none (a made reversis cancelled the party)
-COL_PARTY_LOSER = 33  # -1: none (only loser_only presets name one)
-COL_PARTY_VALUE = 34  # party bonus + talon points (paid or not)
-COL_REV_SEAT = 35  # the seat committed to the reversis, -1: none
-COL_REV_MADE = 36
-COL_REV_BREAKER = 37  # -1: none
-COL_ESP_ELIGIBLE = 38  # the (lowest, in fact only) seat eligible to declare after the exchange, -1: none
-COL_ESP_SEAT = 39  # the espagnolette declarer, -1: none
-COL_ESP_MADE = 40
-COL_N_PAYMENTS = 41  # ledger rows written
-COL_N_EXCH = 42  # exchange rows written
-COL_ERROR = 43  # 0, or ERR_* + 16 * seat: a policy made an illegal choice, or the ledger overflowed (wrappers raise)
-N_COLS = 44
+COL_FISH = 5  # 5..9: net chips of each seat (running while the deal is played)
+COL_POINTS = 10  # 10..14: card points taken in tricks
+COL_WON = 15  # 15..19: tricks won
+COL_HEARTS = 20  # 20..24: hearts held at the first lead
+COL_TO_POOL = 25  # 25..29: everything each seat paid into the pool
+COL_FROM_POOL = 30  # 30..34: everything each seat took out of the pool
+COL_Q_HOLDER = 35  # seat holding the J♥ at the first lead, -1: in the talon
+COL_Q_FATE = 36  # Q_TALON | Q_DUMPED | Q_FORCED | Q_LED
+COL_Q_TRICK = 37  # 1-based trick the J♥ was played to, 0: never
+COL_PARTY_WINNER = 38  # -1: none (a made reversis cancelled the party); the deal winner in penalty/bank scoring
+COL_PARTY_LOSER = 39  # -1: none (only loser_only presets name one)
+COL_PARTY_VALUE = 40  # party bonus + talon points (paid or not)
+COL_REV_SEAT = 41  # the seat committed to the reversis, -1: none
+COL_REV_MADE = 42
+COL_REV_BREAKER = 43  # -1: none
+COL_ESP_ELIGIBLE = 44  # the (lowest, in fact only) seat eligible to declare after the exchange, -1: none
+COL_ESP_SEAT = 45  # the declarer as the result reports him (``result.espagnolette``), -1: none
+COL_ESP_MADE = 46
+COL_ERROR = 47  # 0, or ERR_* + 16 * seat: a policy made an illegal choice, or the ledger overflowed (wrappers raise)
+N_OUT_COLS = 48  # the columns above are copied to the batch output; those below only serve the trace
+COL_N_PAYMENTS = 48  # ledger rows written
+COL_N_EXCH = 49  # exchange rows written
+COL_DECLARER = 50  # the declarer (the record's top-level ``espagnolette``), -1: none
+COL_ESP_GOAL = 51  # the declarer's goal where he names one: 0 lose_all, 1 win_all
+COL_BETE = 52  # penalty and bank scoring: the seat that paid the bête, -1: none
+COL_DOUBLE_ANTE = 53  # serbian: this deal's antes were doubled (F3.3)
+COL_SCORE = 54  # 54..58: simple scoring, each seat's score of this deal (F4.3)
+N_COLS = COL_SCORE + MAX_SEATS
 
 Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = 0, 1, 2, 3
 ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER = 1, 2, 3
@@ -78,6 +88,7 @@ def kernel_error(code: int, match: int, deal: int) -> Exception:
 @njit
 def alloc():
     """(row, hands, offered, exch, tricks, ledger, claims, cards, draws) for one deal."""
-    return (np.zeros(N_COLS, np.int64), np.zeros((3, 4), np.uint64), np.zeros(4, np.int64),
+    return (np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64), np.zeros(MAX_SEATS, np.int64),
             np.zeros((4, 3), np.int64), np.zeros((MAX_TRICKS, 6), np.int64), np.zeros((MAX_LEDGER, 6), np.int64),
-            np.zeros((MAX_CLAIMS, 4), np.int64), np.zeros(2 * SWAPS, np.int64), np.zeros((4, N_DRAWS), np.uint64))
+            np.zeros((MAX_CLAIMS, 4), np.int64), np.zeros(2 * SWAPS, np.int64),
+            np.zeros((MAX_SEATS, N_DRAWS), np.uint64))

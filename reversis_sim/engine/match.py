@@ -1,9 +1,12 @@
-"""Match kernels: the deals of a match in order, the dealer rotating and the pool carried over (R4, R10).
+"""Match kernels: the deals of a match in order, the dealer rotating and the pool carried over (R4, R10), the
+antes doubled after a placement (``serbian``), the running scores kept until the target (``parlett_simple``).
 
 - :func:`play_matches_nb` plays many matches in parallel (``prange`` over blocks of matches; each block allocates
   its own scratch) and writes one result row per deal. A match is a pure function of (rules, seats, seed, match),
   so the rows are the same whatever the thread count or the split of the matches into calls.
 - :func:`trace_match_nb` plays one match and keeps every array of every deal, for :mod:`.trace`.
+- :func:`match_kernels` gives the wrappers the two kernels of a table (four seats, or five with the dealer sitting
+  out), each compiled with the table as literal constants, on first use.
 """
 
 from __future__ import annotations
@@ -11,81 +14,175 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..jit import njit, njit_nrt_free, njit_parallel
-from .compiled import MAX_LEDGER, MAX_TRICKS
+from ..jit import njit, njit_nrt_free, njit_nrt_free_inline, njit_parallel
+from .compiled import (
+    MAX_LEDGER,
+    MAX_SEATS,
+    MAX_TRICKS,
+    P_DOUBLE_ANTE,
+    P_N_SEATS,
+    P_POOL_PERSISTS,
+    P_SCORING,
+    P_TARGET_TOTAL,
+    POOL,
+    SCORING_SIMPLE,
+)
 from .deal import dealer_of, play_deal
 from .keys import extend, seed_hash
-from .layout import COL_DEAL, COL_MATCH, COL_N_PAYMENTS, N_COLS, alloc
+from .layout import COL_DEAL, COL_MATCH, COL_N_PAYMENTS, COL_Q_FATE, COL_SCORE, N_COLS, N_OUT_COLS, Q_DUMPED, alloc
 
 BLOCK = 16  # matches per parallel work item
 
 
+@njit_nrt_free_inline
+def next_deal(P, row, pool, score):
+    """What the match carries from the deal just played (in ``row``) to the next: (pool, double ante, over).
+
+    R10, F0.7: the pool carries over where it persists, otherwise every deal starts at 0. F3.3: ``serbian`` doubles
+    the antes after a deal with a J♥ placement. F4.3, G14: under simple scoring the running totals ``score``
+    (``int64 (MAX_SEATS,)``) grow, and no deal follows one in which a total reached the target (``over``)."""
+    if not P[P_POOL_PERSISTS]:
+        pool = 0
+    double_ante = 1 if (P[P_DOUBLE_ANTE] and row[COL_Q_FATE] == Q_DUMPED) else 0
+    over = False
+    if P[P_SCORING] == SCORING_SIMPLE:
+        for s in range(P[P_N_SEATS]):
+            score[s] += row[COL_SCORE + s]
+            if score[s] >= P[P_TARGET_TOTAL]:
+                over = True
+    return pool, double_ante, over
+
+
 @njit_parallel
-def play_matches_nb(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals, out, paid,
-                    received):
-    """Fill ``out`` (``int64 (N_COLS, n_matches * n_deals)``, column-major so that each column is contiguous for
-    the wrapper) and ``paid``, ``received`` (``int64 (n_matches * n_deals, 5, n_reasons)``, zero on entry): row
-    ``r = i * n_deals + d`` (``out[:, r]``) is deal ``d`` of match ``first_match + i``. ``seed`` is the run seed
-    and ``policy_seeds`` (``uint64 (4,)``) each seat's policy seed, modulo 2**64."""
+def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches,
+                    n_deals, out, paid, received, n_played):
+    """Fill ``out`` (``int64 (N_OUT_COLS, n_matches * n_deals)``, column-major so that each column is contiguous
+    for the wrapper), ``paid``, ``received`` (``int64 (n_matches * n_deals, n_seats + 1, n_reasons)``, zero on
+    entry) and ``n_played`` (``int64 (n_matches,)``): row ``r = i * n_deals + d`` (``out[:, r]``) is deal ``d`` of
+    match ``first_match + i``, for ``d < n_played[i]`` (``n_deals`` unless the match ended early at its target
+    total, simple scoring; the rows after it are left as they were). ``seed`` is the run seed and ``policy_seeds``
+    (``uint64 (MAX_SEATS,)``) each seat's policy seed, modulo 2**64.
+
+    ``n_seats`` and ``sit_out`` (``P[P_N_SEATS]``, ``P[P_SIT_OUT]``: 4 and False, or 5 and True) are the table;
+    :func:`play_matches_four` and :func:`play_matches_five` pass them as literal constants, so that numba compiles
+    one specialization per table, in which the four-seat deal does its seat arithmetic as a four-seat engine would
+    (:func:`.deal.play_deal`), and a process that plays only four-seat presets compiles only that one."""
     h_seed = seed_hash(seed)
-    h_pseed = np.empty(4, np.uint64)
-    for s in range(4):
+    h_pseed = np.empty(MAX_SEATS, np.uint64)
+    for s in range(MAX_SEATS):
         h_pseed[s] = seed_hash(policy_seeds[s])
     n_blocks = (n_matches + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         row, hands, offered, exch, tricks, ledger, claims, cards, draws = alloc()
-        scratch = np.zeros((2, paid.shape[1], paid.shape[2]), np.int64)
-        h_pmatch = np.empty(4, np.uint64)
+        scratch = np.zeros((2, POOL + 1, paid.shape[2]), np.int64)
+        h_pmatch = np.empty(MAX_SEATS, np.uint64)
+        score = np.zeros(MAX_SEATS, np.int64)
         for i in range(b * BLOCK, min(n_matches, (b + 1) * BLOCK)):
             match = first_match + i
             h_match = extend(h_seed, match)
-            for s in range(4):
+            for s in range(MAX_SEATS):
                 h_pmatch[s] = extend(h_pseed[s], match)
+                score[s] = 0
             pool = 0  # R9: a match starts with an empty pool
+            double_ante = 0
+            played = n_deals
             for d in range(n_deals):
                 r = i * n_deals + d
                 row[COL_MATCH] = match
                 row[COL_DEAL] = d
-                pool = play_deal(P, tables, deck, family, pparams, h_match, h_pmatch, d, dealer_of(P, d), pool,
-                                 row, hands, offered, exch, tricks, ledger, claims, cards, draws)
-                for c in range(N_COLS):
+                pool = play_deal(P, n_seats, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d,
+                                 dealer_of(P, d), pool, double_ante, row, hands, offered, exch, tricks, ledger, claims,
+                                 cards, draws)
+                for c in range(N_OUT_COLS):
                     out[c, r] = row[c]
                 money(row, ledger, scratch, paid[r], received[r])
+                pool, double_ante, over = next_deal(P, row, pool, score)
+                if over:
+                    played = d + 1
+                    break
+            n_played[i] = played
 
 
 @njit
-def trace_match_nb(P, tables, deck, family, pparams, seed, policy_seeds, match, n_deals):
-    """Play deals 0..n_deals-1 of one match; return every deal's arrays, stacked on a first axis of n_deals:
-    (rows, hands, offered, exch, tricks, ledger)."""
+def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, policy_seeds, match, n_deals):
+    """Play deals 0..n_deals-1 of one match (fewer if it ends at its target total); return every deal's arrays,
+    stacked on a first axis of n_deals, and the number of deals played: (rows, hands, offered, exch, tricks,
+    ledger, n_played). ``n_seats``, ``sit_out``: the table, literal constants from :func:`trace_match_four` and
+    :func:`trace_match_five` (as in :func:`play_matches_nb`)."""
     rows = np.zeros((n_deals, N_COLS), np.int64)
-    hands = np.zeros((n_deals, 3, 4), np.uint64)
-    offered = np.zeros((n_deals, 4), np.int64)
+    hands = np.zeros((n_deals, 3, MAX_SEATS), np.uint64)
+    offered = np.zeros((n_deals, MAX_SEATS), np.int64)
     exch = np.zeros((n_deals, 4, 3), np.int64)
     tricks = np.zeros((n_deals, MAX_TRICKS, 6), np.int64)
     ledger = np.zeros((n_deals, MAX_LEDGER, 6), np.int64)
     _, _, _, _, _, _, claims, cards, draws = alloc()
     h_match = extend(seed_hash(seed), match)
-    h_pmatch = np.empty(4, np.uint64)
-    for s in range(4):
+    h_pmatch = np.empty(MAX_SEATS, np.uint64)
+    for s in range(MAX_SEATS):
         h_pmatch[s] = extend(seed_hash(policy_seeds[s]), match)
+    score = np.zeros(MAX_SEATS, np.int64)
     pool = 0
+    double_ante = 0
+    played = n_deals
     for d in range(n_deals):
         rows[d, COL_MATCH] = match
         rows[d, COL_DEAL] = d
-        pool = play_deal(P, tables, deck, family, pparams, h_match, h_pmatch, d, dealer_of(P, d), pool, rows[d],
-                         hands[d],
-                         offered[d], exch[d], tricks[d], ledger[d], claims, cards, draws)
-    return rows, hands, offered, exch, tricks, ledger
+        pool = play_deal(P, n_seats, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d, dealer_of(P, d),
+                         pool, double_ante, rows[d], hands[d], offered[d], exch[d], tricks[d], ledger[d], claims, cards,
+                         draws)
+        pool, double_ante, over = next_deal(P, rows[d], pool, score)
+        if over:
+            played = d + 1
+            break
+    return rows, hands, offered, exch, tricks, ledger, played
+
+
+# The kernels of each table: the table as literal constants (one compiled specialization each, compiled on first use).
+
+
+@njit
+def play_matches_four(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals, out, paid,
+                      received, n_played):
+    """:func:`play_matches_nb` at a four-seat table."""
+    play_matches_nb(P, 4, False, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals,
+                    out, paid, received, n_played)
+
+
+@njit
+def play_matches_five(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals, out, paid,
+                      received, n_played):
+    """:func:`play_matches_nb` at a five-seat table whose dealer sits out (``modern_five``)."""
+    play_matches_nb(P, MAX_SEATS, True, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches,
+                    n_deals, out, paid, received, n_played)
+
+
+@njit
+def trace_match_four(P, tables, deck, family, pparams, seed, policy_seeds, match, n_deals):
+    """:func:`trace_match_nb` at a four-seat table."""
+    return trace_match_nb(P, 4, False, tables, deck, family, pparams, seed, policy_seeds, match, n_deals)
+
+
+@njit
+def trace_match_five(P, tables, deck, family, pparams, seed, policy_seeds, match, n_deals):
+    """:func:`trace_match_nb` at a five-seat table whose dealer sits out (``modern_five``)."""
+    return trace_match_nb(P, MAX_SEATS, True, tables, deck, family, pparams, seed, policy_seeds, match, n_deals)
+
+
+def match_kernels(n_seats: int):
+    """(play_matches, trace_match) kernels of a table of ``n_seats`` (4, or 5 with the dealer sitting out)."""
+    return (play_matches_four, trace_match_four) if n_seats == 4 else (play_matches_five, trace_match_five)
 
 
 @njit_nrt_free
 def money(row, ledger, scratch, paid, received):
     """Chips moved in the deal by party and reason, ``paid[party, reason]`` and ``received[party, reason]``
-    (``int64 (5, n_reasons)``, zero on entry; party 4 = the pool), from the ledger.
+    (``int64 (n_seats + 1, n_reasons)``, zero on entry; the last party, ``n_seats``, is the pool), from the ledger.
 
-    Summed in the small ``scratch`` (``int64 (2, 5, n_reasons)``, zero on entry and on return), then each non-zero
-    sum is stored once: the output rows are cold memory (2 kB a deal), where a read-modify-write per payment, or a
-    copy of the whole block, costs several times more."""
+    Summed in the small ``scratch`` (``int64 (2, POOL + 1, n_reasons)``, indexed by ledger code, zero on entry and on
+    return), then each non-zero sum is stored once: the output rows are cold memory (2 kB a deal), where a
+    read-modify-write per payment, or a copy of the whole block, costs several times more. The pool's code
+    ``POOL`` (= ``MAX_SEATS``) becomes party ``n_seats``: ``min(code, n_seats)``, since seats are below it."""
+    last = paid.shape[0] - 1  # the pool's party
     n = row[COL_N_PAYMENTS]
     for i in range(n):
         amount = ledger[i, 3]
@@ -97,8 +194,8 @@ def money(row, ledger, scratch, paid, received):
         payer = ledger[i, 1]
         payee = ledger[i, 2]
         if scratch[0, payer, reason]:
-            paid[payer, reason] = scratch[0, payer, reason]
+            paid[min(payer, last), reason] = scratch[0, payer, reason]
             scratch[0, payer, reason] = 0
         if scratch[1, payee, reason]:
-            received[payee, reason] = scratch[1, payee, reason]
+            received[min(payee, last), reason] = scratch[1, payee, reason]
             scratch[1, payee, reason] = 0
