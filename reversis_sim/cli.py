@@ -85,14 +85,21 @@ def replay(rules, seed, match, deal, seat_specs, indent, engine):
             raise click.BadParameter(f"the numba engine does not play {rules.name} yet; use --engine reference",
                                      param_hint="'--engine'")
         if deal is not None:
-            record = trace_deal(rules, seats, seed, match, deal)
+            try:
+                record = trace_deal(rules, seats, seed, match, deal)
+            except ValueError as e:  # a parlett_simple match that ended before this deal
+                raise click.BadParameter(str(e), param_hint="'--deal'") from None
             click.echo(json.dumps(record, indent=indent))
             return
         for record in trace_match(rules, seats, seed=seed, match=match):
             click.echo(json.dumps(record))
         return
     if deal is not None:
-        click.echo(json.dumps(reference.replay(rules, seats, seed=seed, match=match, deal=deal), indent=indent))
+        try:
+            record = reference.replay(rules, seats, seed=seed, match=match, deal=deal)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="'--deal'") from None
+        click.echo(json.dumps(record, indent=indent))
         return
     for record in reference.play_match(rules, seats, seed=seed, match=match):
         click.echo(json.dumps(record))

@@ -206,11 +206,18 @@ class RunFolder:
         _write_json_atomic(out / MANIFEST, manifest)
         return folder
 
-    def expected_rows(self, chunk: int) -> int:
-        return self.spec.chunk_range(chunk)[1] * self.spec.match_deals * len(self.spec.seats)
+    def row_bounds(self, chunk: int) -> tuple[int, int]:
+        """(fewest, most) rows a chunk may have: every match has ``match_deals`` deals, except under simple
+        scoring (``parlett_simple``, F4.3/G14), where a match stops after the deal a running total reaches the
+        target and so has 1 to ``match_deals`` deals."""
+        n_matches = self.spec.chunk_range(chunk)[1]
+        seats = len(self.spec.seats)
+        most = n_matches * self.spec.match_deals * seats
+        return (n_matches * seats if self.spec.rules_params.get("scoring") == "simple" else most), most
 
     def chunk_is_valid(self, chunk: int) -> bool:
-        """A part file exists, is readable Parquet of our schema and run, and has every row of its chunk."""
+        """A part file exists, is readable Parquet of our schema and run, and has every row of its chunk (the
+        row count written into its metadata when it was complete)."""
         path = part_path(self.out, chunk)
         if not path.exists():
             return False
@@ -220,7 +227,8 @@ class RunFolder:
             info = json.loads(kv.get(META_KEY, b"{}"))
         except Exception:  # noqa: BLE001 - any unreadable file is recomputed
             return False
-        return (meta.num_rows == self.expected_rows(chunk) and info.get("chunk") == chunk
+        low, high = self.row_bounds(chunk)
+        return (meta.num_rows == info.get("rows") and low <= meta.num_rows <= high and info.get("chunk") == chunk
                 and info.get("run") == self.spec.identity())
 
     def missing_chunks(self) -> list[int]:
@@ -229,9 +237,13 @@ class RunFolder:
 
     def write_chunk(self, chunk: int, cols: dict[str, np.ndarray]) -> None:
         """Write one chunk's part file atomically, then record it in the manifest."""
-        table = seat_table(cols, self.spec.seats, {"run": self.spec.identity(), "chunk": chunk})
-        if table.num_rows != self.expected_rows(chunk):
-            raise RunError(f"chunk {chunk} has {table.num_rows} rows, expected {self.expected_rows(chunk)}")
+        rows = len(cols["match"]) * len(self.spec.seats)
+        low, high = self.row_bounds(chunk)
+        first, n = self.spec.chunk_range(chunk)
+        if not low <= rows <= high or sorted(set(cols["match"].tolist())) != list(range(first, first + n)):
+            raise RunError(f"chunk {chunk} has {rows} rows for matches {first}..{first + n - 1}, expected "
+                           f"{low if low == high else f'{low} to {high}'}: the engine returned an incomplete chunk")
+        table = seat_table(cols, self.spec.seats, {"run": self.spec.identity(), "chunk": chunk, "rows": rows})
         final = part_path(self.out, chunk)
         tmp = final.with_name(final.name + ".tmp")
         pq.write_table(table, tmp, compression="zstd")

@@ -113,3 +113,32 @@ def test_chunk_columns_from_the_reference_are_a_pure_function_of_the_chunk():
     a = chunk_columns(PARLETT, seats, seed=3, first_match=4, n_matches=2, match_deals=12, engine="reference")
     b = chunk_columns(PARLETT, seats, seed=3, first_match=5, n_matches=1, match_deals=12, engine="reference")
     assert np.array_equal(a["fish"][12:], b["fish"]) and np.array_equal(a["match"][12:], b["match"])
+
+
+def test_every_preset_runs_into_a_folder_with_the_numba_engine(tmp_path):
+    """Issue 8: simulate works for every preset, parlett_simple's shorter matches and modern_five's five seats
+    included; a part with a missing match is recomputed on resume."""
+    from reversis_sim.analysis import load_run
+    from reversis_sim.rules import PRESETS
+
+    for name, rules in PRESETS.items():
+        out = tmp_path / name
+        spec = RunSpec.for_deals(rules, ["avoid"], deals=rules.match_deals * 6, seed=3, chunk_matches=4)
+        run(spec, out)
+        _, lf = load_run(out)
+        df = lf.collect()
+        assert df["seat"].n_unique() == rules.n_seats, name
+        assert df["match"].n_unique() == 6, name
+        per_deal = df.group_by("match", "deal").agg(pl.col("fish").sum(), pl.col("pool_after").first(),
+                                                     pl.col("pool_before").first())
+        assert (per_deal["fish"] + per_deal["pool_after"] - per_deal["pool_before"]).to_list() == \
+            [0] * per_deal.height, name
+        if rules.scoring == "simple":
+            assert df.height <= 6 * rules.match_deals * rules.n_seats
+    # a truncated part of the simple preset is found and recomputed
+    out = tmp_path / "parlett_simple"
+    spec = RunSpec.for_deals(PRESETS["parlett_simple"], ["avoid"], deals=72, seed=3, chunk_matches=4)
+    before = read_rows(out)
+    part_path(out, 1).write_bytes(part_path(out, 1).read_bytes()[:100])
+    assert run(spec, out, resume=True).n_chunks_run == 1
+    assert read_rows(out).equals(before)

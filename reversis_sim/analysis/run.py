@@ -40,8 +40,9 @@ def summarize_run(out: str | Path) -> dict:
         "n_deals": counts.pop("rows") // n_seats, "n_matches": manifest["n_matches"],
         "seats": [{**row, "policy": policies[row["seat"]], "zero_sum_mean": z["mean"], "zero_sum_ci_low": z["ci_low"],
                    "zero_sum_ci_high": z["ci_high"]} for row, z in zip(seats.to_dicts(), zero_sum.to_dicts())],
-        "pool_left_per_match": lf.filter((pl.col("seat") == 0) & (pl.col("deal") == manifest["match_deals"] - 1))
-        .select(pl.col("pool_after").cast(pl.Float64).mean()).collect().item(),
+        "pool_left_per_match": lf.filter(pl.col("seat") == 0).group_by("match")  # the last deal of each match
+        .agg(pl.col("pool_after").sort_by("deal").last()).select(pl.col("pool_after").cast(pl.Float64).mean())
+        .collect().item(),
         "quinola_fate": {r["quinola_fate"]: r["rate"] for r in fate.to_dicts()},
         **counts,
     }
