@@ -53,7 +53,7 @@ def queries(out: Path) -> dict:
     from reversis_sim.analysis import fish_by, load_run, quinola_risk, reversis_rates
 
     timings = {}
-    _, lf = load_run(out)
+    _, lf = load_run(out, batched=True)  # as `reversis-sim analyze` reads it
     for name, fn in (("fish_per_seat_position_policy", lambda: [fish_by(lf, k) for k in ("seat", "position",
                                                                                          "policy")]),
                      ("quinola_risk", lambda: quinola_risk(lf)),

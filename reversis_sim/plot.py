@@ -583,7 +583,7 @@ def payoff_heatmap(matrix: pl.DataFrame, *, row: str = "row_policy", column: str
 # a run folder's figures
 
 
-def _run_figures(lf: pl.LazyFrame, caption: str):
+def _run_figures(lf, caption: str):
     """(file stem, thunk building the Figure) for every figure of a run, in order; each thunk aggregates lazily
     only what its figure needs."""
     from .analysis import fish_by, quinola_risk
@@ -623,14 +623,15 @@ def write_figures(run_dir: str | Path, formats: Sequence[str] = ("png", "svg"), 
     """Build every figure of a run folder into ``<run_dir>/figures/<name>.<format>`` (creating the folder) and
     return the paths written, in :data:`FIGURES` order, each figure in every format.
 
-    Every table is aggregated lazily from the run's Parquet parts (only the needed columns are read), and each
-    figure is released once saved, so a 10M-deal run needs no more memory than its per-match totals.
+    Every table is aggregated from the run's Parquet parts one batch of parts at a time (only the needed columns
+    are read; :class:`~reversis_sim.analysis.batches.Batches`), and each figure is released once saved, so the
+    memory needed is the same for 1M deals as for 20M.
     Raises :class:`~reversis_sim.record.RunError` if ``run_dir`` is not a complete run folder.
     """
     from .analysis import load_run
 
     run_dir = Path(run_dir)
-    manifest, lf = load_run(run_dir)
+    manifest, lf = load_run(run_dir, batched=True)
     lf = lf.with_columns(pl.col("policy").cast(pl.String), pl.col("quinola_fate").cast(pl.String))
     out = run_dir / "figures"
     out.mkdir(parents=True, exist_ok=True)

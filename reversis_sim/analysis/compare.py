@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 
 from . import stats
+from .batches import Batches
 
 __all__ = ["holm_table", "mean_table", "paired_summary", "rate_table"]
 
@@ -27,8 +28,8 @@ def _names(cols: Columns | None) -> list[str]:
     return [cols] if isinstance(cols, str) else list(cols)
 
 
-def _columns(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
-    return frame.collect_schema().names() if isinstance(frame, pl.LazyFrame) else frame.columns
+def _columns(frame: pl.DataFrame | pl.LazyFrame | Batches) -> list[str]:
+    return frame.columns if isinstance(frame, pl.DataFrame) else frame.collect_schema().names()
 
 
 def _collect(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
@@ -64,7 +65,7 @@ def _result_frame(rows: list[dict], by: list[str], frame: pl.DataFrame) -> pl.Da
     """Rows to a frame, keeping the dtypes of the group columns."""
     out = pl.DataFrame(rows)
     if by and out.height:
-        schema = frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
+        schema = frame.schema if isinstance(frame, pl.DataFrame) else frame.collect_schema()
         out = out.with_columns([pl.col(c).cast(schema[c]) for c in by])
     return out
 
@@ -142,6 +143,8 @@ def mean_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, value: st
     """
     by_cols = _names(by)
     _require(frame, [value] + by_cols, "mean_table")
+    if isinstance(frame, Batches):
+        return _mean_table_batches(frame, by_cols, value, unit, level)
     framed, units = _with_unit(frame, unit)
     totals = _collect(framed.group_by(by_cols + units)
                       .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size")))
@@ -151,6 +154,51 @@ def mean_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, value: st
         rows.append({**key, "mean": r.mean, "se": r.se, "ci_low": r.ci_low, "ci_high": r.ci_high,
                      "n_units": r.n_units, "n_deals": r.n_obs})
     return _result_frame(rows, by_cols, frame)
+
+
+_MOMENTS = ("n_units", "n_obs", "sum_t", "sum_uu", "sum_un", "sum_nn")
+_ALL = "__all"
+
+
+def _mean_table_batches(batches: Batches, by: list[str], value: str, unit: Columns | None,
+                        level: float) -> pl.DataFrame:
+    """:func:`mean_table` over a run in batches: per-unit totals of one batch at a time, reduced to the moments of
+    :func:`.stats.ratio_mean_ci_moments` per group (the shift of a group is its mean in the first batch it
+    appears in) and added up."""
+    if unit is None:
+        raise ValueError("mean_table over Batches needs a unit column (rows of different batches would share ids)")
+    units = _names(unit)
+    _require(batches, units, "unit")
+    keys = by or [_ALL]
+    shifts: pl.DataFrame | None = None
+    moments: pl.DataFrame | None = None
+    for frame in batches:
+        if not by:
+            frame = frame.with_columns(pl.lit(0).alias(_ALL))
+        totals = (frame.group_by(keys + units)
+                  .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().cast(pl.Float64).alias("size"))
+                  .collect())
+        if totals.height == 0:
+            continue
+        first = totals.group_by(keys).agg((pl.col("total").sum() / pl.col("size").sum()).alias("shift"))
+        shifts = first if shifts is None else pl.concat(
+            [shifts, first.join(shifts, on=keys, how="anti")], how="vertical_relaxed")
+        u = pl.col("total") - pl.col("shift") * pl.col("size")
+        batch = (totals.join(shifts, on=keys).group_by(keys)
+                 .agg(pl.len().cast(pl.Int64).alias("n_units"), pl.col("size").sum().alias("n_obs"),
+                      pl.col("total").sum().alias("sum_t"), (u * u).sum().alias("sum_uu"),
+                      (u * pl.col("size")).sum().alias("sum_un"), (pl.col("size") ** 2).sum().alias("sum_nn")))
+        moments = batch if moments is None else (pl.concat([moments, batch], how="vertical_relaxed")
+                                                 .group_by(keys).agg(pl.col(_MOMENTS).sum()))
+    if moments is None:
+        raise ValueError("cannot take the mean of no data")
+    rows = []
+    for row in moments.join(shifts, on=keys).sort(keys).to_dicts():
+        r = stats.ratio_mean_ci_moments(row["n_units"], row["n_obs"], row["sum_t"], row["shift"], row["sum_uu"],
+                                        row["sum_un"], row["sum_nn"], level)
+        rows.append({**{c: row[c] for c in by}, "mean": r.mean, "se": r.se, "ci_low": r.ci_low,
+                     "ci_high": r.ci_high, "n_units": r.n_units, "n_deals": r.n_obs})
+    return _result_frame(rows, by, batches)
 
 
 def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_col: str, trials_col: str | None = None,
@@ -191,7 +239,10 @@ def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_c
     _require(frame, [success_col] + ([trials_col] if trials_col else []) + by_cols, "rate_table")
     trials = pl.col(trials_col).cast(pl.Int64).sum() if trials_col else pl.len().cast(pl.Int64)
     aggs = [pl.col(success_col).cast(pl.Int64).sum().alias("successes"), trials.alias("trials")]
-    counts = _collect(frame.group_by(by_cols).agg(aggs).sort(by_cols) if by_cols else frame.select(aggs))
+    if isinstance(frame, Batches):
+        counts = frame.sum_by(lambda f: f.group_by(by_cols).agg(aggs) if by_cols else f.select(aggs), by_cols)
+    else:
+        counts = _collect(frame.group_by(by_cols).agg(aggs).sort(by_cols) if by_cols else frame.select(aggs))
     k = counts["successes"].to_numpy()
     n = counts["trials"].to_numpy()
     low, high = methods[method](k, n, level)

@@ -15,18 +15,19 @@ import numpy as np
 import polars as pl
 from scipy import stats as _st
 
+from .batches import Batches
 from .compare import _names, _require
 
 __all__ = ["convergence", "fish_distribution"]
 
-Frame = pl.DataFrame | pl.LazyFrame
+Frame = pl.DataFrame | pl.LazyFrame | Batches
 
 _BIN = "__bin"
 ENGINE = "streaming"
 """Polars engine for the aggregations here: streaming reads a large run in batches instead of whole columns."""
 
 
-def _lazy(frame: Frame) -> pl.LazyFrame:
+def _lazy(frame: Frame) -> pl.LazyFrame | Batches:
     return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
 
 
@@ -38,6 +39,14 @@ def _fmt(x: float) -> str:
     else:
         text = f"{x:.3g}"
     return text.replace("-", "−")
+
+
+def _count_by(lf: pl.LazyFrame | Batches, by_cols: list[str], bin_expr: pl.Expr) -> pl.DataFrame:
+    """Rows per group and bin (``count``), streamed from a lazy frame or added up over batches."""
+    query = lambda f: f.group_by(by_cols + [bin_expr]).agg(pl.len().cast(pl.Int64).alias("count"))
+    if isinstance(lf, Batches):
+        return lf.sum_by(query, by_cols + [bin_expr.meta.output_name()])
+    return query(lf).collect(engine=ENGINE)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -137,7 +146,7 @@ def fish_distribution(frame: Frame, by: str | Sequence[str] | None = "policy",
             k_top = int(limit).bit_length() - 1
             magnitude = pl.min_horizontal(magnitude, pl.lit(k_top + 1, pl.Int32))
         signed = pl.when(x < 0).then(-magnitude).otherwise(magnitude)
-        counts = lf.group_by(by_cols + [signed.alias("k")]).agg(pl.len().alias("count")).collect(engine=ENGINE)
+        counts = _count_by(lf, by_cols, signed.alias("k"))
         k_max = int(counts["k"].abs().max() or 0)
         table = _symlog_bins(k_max, limit)
         table = table.with_columns((pl.col("lo").is_finite() & pl.col("hi").is_finite()).alias("in_range"))
@@ -151,7 +160,8 @@ def fish_distribution(frame: Frame, by: str | Sequence[str] | None = "policy",
                 raise ValueError(f"the number of bins must be at least 1, got {bins}")
             if not 0.0 < clip < 0.5:
                 raise ValueError(f"clip must lie strictly between 0 and 0.5, got {clip}")
-            q = lf.select(x.cast(pl.Float64).quantile(clip).alias("lo"),
+            whole = lf.whole() if isinstance(lf, Batches) else lf
+            q = whole.select(x.cast(pl.Float64).quantile(clip).alias("lo"),
                           x.cast(pl.Float64).quantile(1.0 - clip).alias("hi")).collect(engine=ENGINE).row(0)
             lo, hi = (0.0, 1.0) if q[0] is None else q
             hi = hi if hi > lo else lo + 1.0
@@ -168,7 +178,7 @@ def fish_distribution(frame: Frame, by: str | Sequence[str] | None = "policy",
         table = _edge_bins(edges, whole).with_columns(
             (pl.col("lo").is_finite() & pl.col("hi").is_finite()).alias("in_range"))
         index = pl.lit(pl.Series(edges)).search_sorted(x.cast(pl.Float64), side="right").cast(pl.Int32)
-        counts = lf.group_by(by_cols + [index.alias("bin")]).agg(pl.len().alias("count")).collect(engine=ENGINE)
+        counts = _count_by(lf, by_cols, index.alias("bin"))
     groups = counts.select(by_cols).unique() if by_cols else pl.DataFrame({_BIN: [0]})
     grid = groups.join(table, how="cross")
     out = (grid.join(counts, on=by_cols + ["bin"], how="left")
@@ -235,41 +245,87 @@ def convergence(frame: Frame, by: str | Sequence[str] | None = "seat", points: i
     by_cols = _names(by)
     lf = _lazy(frame)
     _require(lf, ["match", "deal", value] + by_cols, "convergence")
-    per_match = (lf.group_by(by_cols + ["match"])
-                 .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size"),
-                      (pl.col("deal").max().cast(pl.Int64) + 1).alias("deals"))
-                 .sort(by_cols + ["match"]).collect(engine=ENGINE))
-    parts = per_match.partition_by(by_cols, maintain_order=True) if by_cols else [per_match]
-    results = []
-    for part in parts:
-        total = part["total"].to_numpy()
-        size = part["size"].to_numpy().astype(np.float64)
-        g = np.arange(1, total.size + 1, dtype=np.float64)
-        n_rows = np.cumsum(size)
-        mean = np.cumsum(total) / n_rows
-        # sum over matches of (T_j - m n_j)^2 from running sums, shifted by the final mean for conditioning
-        shift = total - mean[-1] * size
-        d = mean - mean[-1]
-        ss = np.cumsum(shift * shift) - 2.0 * d * np.cumsum(shift * size) + d * d * np.cumsum(size * size)
-        ss = np.maximum(ss, 0.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            se = np.where(g > 1, np.sqrt(g / (g - 1.0) * ss) / n_rows, np.nan)
-        keep = _sample_index(total.size, points)
-        df = g[keep] - 1.0
-        half = np.full(keep.size, np.nan)
-        ok = df >= 1
-        half[ok] = _st.t.ppf(0.5 + level / 2.0, df[ok]) * se[keep][ok]
-        half = np.where(se[keep] == 0.0, 0.0, half)
-        sub = pl.DataFrame({
-            "n_matches": g[keep].astype(np.int64),
-            "n_deals": np.cumsum(part["deals"].to_numpy())[keep].astype(np.int64),
-            "mean": mean[keep], "se": se[keep], "ci_low": mean[keep] - half, "ci_high": mean[keep] + half,
-        })
-        if by_cols:
-            sub = part.select(by_cols).head(1).join(sub, how="cross")
-        results.append(sub)
-    if not results:
-        schema = {**{c: per_match.schema[c] for c in by_cols}, "n_matches": pl.Int64, "n_deals": pl.Int64,
+
+    def per_match(f: pl.LazyFrame) -> pl.LazyFrame:
+        return (f.group_by(by_cols + ["match"])
+                .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size"),
+                     (pl.col("deal").max().cast(pl.Int64) + 1).alias("deals"))
+                .sort(by_cols + ["match"]))
+
+    if isinstance(lf, Batches):  # one batch of whole matches at a time; the matches per group counted first
+        n_units = lf.sum_by(lambda f: f.group_by(by_cols + ["match"]).agg().group_by(by_cols).agg(
+            pl.len().cast(pl.Int64).alias("g")) if by_cols else f.select(pl.col("match").n_unique().cast(
+                pl.Int64).alias("g")), by_cols)
+        tables = (per_match(f).collect() for f in lf)
+    else:
+        whole = per_match(lf).collect(engine=ENGINE)
+        n_units = (whole.group_by(by_cols).agg(pl.len().cast(pl.Int64).alias("g")) if by_cols
+                   else pl.DataFrame({"g": [whole.height]}))
+        tables = iter([whole])
+    sizes = {tuple(r[c] for c in by_cols): r["g"] for r in n_units.to_dicts()}
+    curves: dict[tuple, _Curve] = {}
+    for table in tables:
+        for part in (table.partition_by(by_cols, maintain_order=True) if by_cols else [table]):
+            if part.height == 0:
+                continue
+            key = tuple(part[c][0] for c in by_cols)
+            if key not in curves:
+                curves[key] = _Curve(part.select(by_cols).head(1), _sample_index(sizes[key], points), level)
+            curves[key].add(part)
+    if not curves:
+        base = lf.collect_schema()
+        schema = {**{c: base[c] for c in by_cols}, "n_matches": pl.Int64, "n_deals": pl.Int64,
                   "mean": pl.Float64, "se": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
         return pl.DataFrame(schema=schema)
-    return pl.concat(results).sort(by_cols + ["n_matches"])
+    return pl.concat([c.frame(by_cols) for c in curves.values()]).sort(by_cols + ["n_matches"])
+
+
+class _Curve:
+    """The running mean and cluster-robust interval of one group, fed its per-match totals in match order, in as
+    many pieces as there are batches; keeps only the sampled points ``keep`` (0-based match counts)."""
+
+    def __init__(self, key: pl.DataFrame, keep: np.ndarray, level: float):
+        self.key, self.keep, self.level = key, keep, level
+        self.g = 0
+        self.rows = self.sum_t = self.deals = 0.0
+        self.shift = None  # the first piece's mean: conditions the running sum of squares
+        self.s_uu = self.s_un = self.s_nn = 0.0
+        self.out: list[dict[str, np.ndarray]] = []
+
+    def add(self, part: pl.DataFrame) -> None:
+        total = part["total"].to_numpy().astype(np.float64)
+        size = part["size"].to_numpy().astype(np.float64)
+        deals = part["deals"].to_numpy().astype(np.float64)
+        if self.shift is None:
+            self.shift = float(total.sum() / size.sum())
+        g = self.g + np.arange(1, total.size + 1, dtype=np.float64)
+        n_rows = self.rows + np.cumsum(size)
+        mean = (self.sum_t + np.cumsum(total)) / n_rows
+        u = total - self.shift * size
+        s_uu = self.s_uu + np.cumsum(u * u)
+        s_un = self.s_un + np.cumsum(u * size)
+        s_nn = self.s_nn + np.cumsum(size * size)
+        n_deals = self.deals + np.cumsum(deals)
+        # sum over matches of (T_j - m n_j)^2 = sum u^2 - 2 d sum u n + d^2 sum n^2, with d = m - shift
+        d = mean - self.shift
+        ss = np.maximum(s_uu - 2.0 * d * s_un + d * d * s_nn, 0.0)
+        pick = self.keep[(self.keep >= self.g) & (self.keep < self.g + total.size)] - self.g
+        if pick.size:
+            gk = g[pick]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                se = np.where(gk > 1, np.sqrt(gk / (gk - 1.0) * ss[pick]) / n_rows[pick], np.nan)
+            df = gk - 1.0
+            half = np.full(pick.size, np.nan)
+            ok = df >= 1
+            half[ok] = _st.t.ppf(0.5 + self.level / 2.0, df[ok]) * se[ok]
+            half = np.where(se == 0.0, 0.0, half)
+            self.out.append({"n_matches": gk.astype(np.int64), "n_deals": np.round(n_deals[pick]).astype(np.int64),
+                             "mean": mean[pick], "se": se, "ci_low": mean[pick] - half,
+                             "ci_high": mean[pick] + half})
+        self.g += total.size
+        self.rows, self.sum_t, self.deals = float(n_rows[-1]), self.sum_t + float(total.sum()), float(n_deals[-1])
+        self.s_uu, self.s_un, self.s_nn = float(s_uu[-1]), float(s_un[-1]), float(s_nn[-1])
+
+    def frame(self, by_cols: list[str]) -> pl.DataFrame:
+        sub = pl.DataFrame({k: np.concatenate([o[k] for o in self.out]) for k in self.out[0]})
+        return self.key.join(sub, how="cross") if by_cols else sub

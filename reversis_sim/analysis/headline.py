@@ -1,8 +1,9 @@
 """The three headline questions, polars frames in and frames out (issue 5).
 
 Input: the run table (one row per deal and seat, :data:`reversis_sim.record.SCHEMA`), as a polars DataFrame or
-LazyFrame (a lazy scan of a run reads only the columns a question needs). Pandas users call ``.to_pandas()`` on
-any result.
+LazyFrame (a lazy scan of a run reads only the columns a question needs), or as :class:`.batches.Batches` of part
+files (the same answers, added up batch by batch in constant memory). Pandas users call ``.to_pandas()`` on any
+result.
 
 Sampling unit. Deals of one match are dependent (the pool carries over, and the dealer rotates), so means of fish
 use the **match** as the unit (:func:`.compare.mean_table`: a cluster-robust interval on per-match totals, t with
@@ -14,15 +15,25 @@ from __future__ import annotations
 
 import polars as pl
 
+from .batches import Batches
 from .compare import mean_table, rate_table
 
-Frame = pl.DataFrame | pl.LazyFrame
+Frame = pl.DataFrame | pl.LazyFrame | Batches
 
 QUINOLA_REASONS = ("quinola_dumped", "quinola_forced", "quinola_led")
 
 
-def _lazy(frame: Frame) -> pl.LazyFrame:
+def _lazy(frame: Frame) -> pl.LazyFrame | Batches:
     return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+
+
+def _counts(frame: pl.LazyFrame | Batches, keys: list[str], *aggs: pl.Expr) -> pl.DataFrame:
+    """Additive aggregates (counts, sums) by ``keys``, collected (added up batch by batch over :class:`Batches`)."""
+    query = (lambda f: f.group_by(keys).agg(*aggs)) if keys else (lambda f: f.select(*aggs))
+    if isinstance(frame, Batches):
+        return frame.sum_by(query, keys)
+    out = query(frame).collect()
+    return out.sort(keys) if keys else out
 
 
 def fish_by(frame: Frame, by: str | list[str] = "seat", value: str = "fish") -> pl.DataFrame:
@@ -35,7 +46,7 @@ def fish_by(frame: Frame, by: str | list[str] = "seat", value: str = "fish") -> 
     return mean_table(_lazy(frame), by, value, unit="match")
 
 
-def with_pool_share(frame: Frame, n_seats: int) -> pl.LazyFrame:
+def with_pool_share(frame: Frame, n_seats: int) -> pl.LazyFrame | Batches:
     """Add ``fish_zero_sum``: a seat's fish plus an equal share of what the deal put into (or took out of) the
     pool. Over a match these shares add up to the pool left at its end, split equally (A34), so the seats' sums
     are zero-sum; comparisons between seats or policies are unchanged, while ``fish`` alone counts the chips
@@ -44,7 +55,7 @@ def with_pool_share(frame: Frame, n_seats: int) -> pl.LazyFrame:
         (pl.col("fish") + (pl.col("pool_after") - pl.col("pool_before")) / n_seats).alias("fish_zero_sum"))
 
 
-def with_quinola_net(frame: Frame) -> pl.LazyFrame:
+def with_quinola_net(frame: Frame) -> pl.LazyFrame | Batches:
     """Add ``quinola_net``: what the J♥ moved to (+) or from (-) a seat this deal: the Quinola side payments
     received minus paid, plus a pool won, minus a pool doubling paid, minus the capture surcharge of the
     ``modern`` family (pot + 4, A22)."""
@@ -69,12 +80,12 @@ def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
     lf = with_quinola_net(frame).with_columns(pl.col("quinola_fate").cast(pl.String))
     deals = lf.filter(pl.col("seat") == 0)
     holder = lf.filter(pl.col("seat") == pl.col("quinola_holder"))
-    fate_share = (deals.group_by("quinola_fate").agg(pl.len().alias("k"))
-                  .join(deals.select(pl.len().alias("n")), how="cross"))
+    fate_share = (_counts(deals, ["quinola_fate"], pl.len().cast(pl.Int64).alias("k"))
+                  .join(_counts(deals, [], pl.len().cast(pl.Int64).alias("n")), how="cross"))
 
     def fate_by(key: str) -> pl.DataFrame:
-        counts = holder.group_by([key, "quinola_fate"]).agg(pl.len().alias("k"))
-        totals = holder.group_by(key).agg(pl.len().alias("n"))
+        counts = _counts(holder, [key, "quinola_fate"], pl.len().cast(pl.Int64).alias("k"))
+        totals = counts.group_by(key).agg(pl.col("k").sum().alias("n"))
         return rate_table(counts.join(totals, on=key), [key, "quinola_fate"], "k", "n")
 
     cost = pl.concat([
@@ -102,18 +113,20 @@ def reversis_rates(frame: Frame, by: str = "policy") -> pl.DataFrame:
     ``reversis_broken`` (per commitment), ``espagnolette_eligible`` (per deal and seat), ``espagnolette_declared``
     (per eligible hand), ``espagnolette_made`` (per declaration).
     """
-    counts = _lazy(frame).with_columns(
+    flagged = _lazy(frame).with_columns(
         (pl.col("reversis_seat") == pl.col("seat")).alias("committed"),
         (pl.col("espagnolette_eligible") == pl.col("seat")).alias("eligible"),
         (pl.col("espagnolette_seat") == pl.col("seat")).alias("declared"),
-    ).group_by(by).agg(
-        pl.len().alias("rows"),
-        pl.col("committed").sum().alias("committed"),
-        (pl.col("committed") & pl.col("reversis_made")).sum().alias("made"),
-        pl.col("eligible").sum().alias("eligible"),
-        pl.col("declared").sum().alias("declared"),
-        (pl.col("declared") & pl.col("espagnolette_made")).sum().alias("esp_made"),
-    ).collect()
+    )
+    counts = _counts(
+        flagged, [by],
+        pl.len().cast(pl.Int64).alias("rows"),
+        pl.col("committed").cast(pl.Int64).sum().alias("committed"),
+        (pl.col("committed") & pl.col("reversis_made")).cast(pl.Int64).sum().alias("made"),
+        pl.col("eligible").cast(pl.Int64).sum().alias("eligible"),
+        pl.col("declared").cast(pl.Int64).sum().alias("declared"),
+        (pl.col("declared") & pl.col("espagnolette_made")).cast(pl.Int64).sum().alias("esp_made"),
+    )
     events = [
         ("reversis_committed", pl.col("committed"), "rows"),
         ("reversis_made", pl.col("made"), "committed"),

@@ -7,50 +7,61 @@ from pathlib import Path
 import polars as pl
 
 from ..record import part_files, read_manifest
-from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share
+from .batches import ROWS_PER_BATCH, Batches
+from .headline import _counts, fish_by, quinola_risk, reversis_rates, with_pool_share
 
 
-def load_run(out: str | Path, *, allow_partial: bool = False) -> tuple[dict, pl.LazyFrame]:
+def load_run(out: str | Path, *, allow_partial: bool = False, batched: bool = False,
+             rows_per_batch: int = ROWS_PER_BATCH) -> tuple[dict, pl.LazyFrame | Batches]:
     """(manifest, lazy frame of every (deal, seat) row) of a run folder; :class:`~reversis_sim.record.RunError`
-    with a clear sentence if it is not a complete, readable run."""
+    with a clear sentence if it is not a complete, readable run.
+
+    With ``batched=True`` the rows come as :class:`.batches.Batches` of about ``rows_per_batch`` rows (whole part
+    files), which every analysis function accepts: its memory then stays the same whatever the run's size."""
     manifest = read_manifest(out)
     paths = part_files(out, manifest, allow_partial=allow_partial)
+    if batched:
+        per_part = manifest["chunk_matches"] * manifest["match_deals"] * len(manifest["seats"])  # at most
+        return manifest, Batches.from_parts(paths, [per_part] * len(paths), rows_per_batch)
     return manifest, pl.scan_parquet([str(p) for p in paths])
 
 
 def summarize_run(out: str | Path) -> dict:
     """The short summary of a run: fish per deal by seat (± 95% CI), the Quinola's fate, reversis and
-    espagnolette counts."""
-    manifest, lf = load_run(out)
+    espagnolette counts. Read in batches of part files: the same memory for any number of deals."""
+    manifest, lf = load_run(out, batched=True)
     policies = manifest["seats"]
     seats = fish_by(lf, "seat")
     zero_sum = fish_by(with_pool_share(lf, len(policies)), "seat", "fish_zero_sum")
     fate = quinola_risk(lf)["fate"]
-    counts = (lf.select(
-        (pl.col("reversis_seat") == pl.col("seat")).sum().alias("reversis_committed"),
-        ((pl.col("reversis_seat") == pl.col("seat")) & pl.col("reversis_made")).sum().alias("reversis_made"),
-        (pl.col("espagnolette_seat") == pl.col("seat")).sum().alias("espagnolette_declared"),
-        ((pl.col("espagnolette_seat") == pl.col("seat")) & pl.col("espagnolette_made")).sum()
+    counts = _counts(
+        lf, [],
+        (pl.col("reversis_seat") == pl.col("seat")).cast(pl.Int64).sum().alias("reversis_committed"),
+        ((pl.col("reversis_seat") == pl.col("seat")) & pl.col("reversis_made")).cast(pl.Int64).sum()
+        .alias("reversis_made"),
+        (pl.col("espagnolette_seat") == pl.col("seat")).cast(pl.Int64).sum().alias("espagnolette_declared"),
+        ((pl.col("espagnolette_seat") == pl.col("seat")) & pl.col("espagnolette_made")).cast(pl.Int64).sum()
         .alias("espagnolette_made"),
-        pl.len().alias("rows"),
-    ).collect().row(0, named=True))
+        pl.len().cast(pl.Int64).alias("rows"),
+    ).row(0, named=True)
+    pool = _counts(lf.filter(pl.col("seat") == 0).map(  # the pool after the last deal of each match
+        lambda f: f.group_by("match").agg(pl.col("pool_after").sort_by("deal").last().cast(pl.Float64))), [],
+        pl.col("pool_after").sum().alias("total"), pl.len().cast(pl.Int64).alias("matches")).row(0, named=True)
     n_seats = len(policies)
     return {
         "rules": manifest["rules"], "seed": manifest["seed"], "out": str(out),
         "n_deals": counts.pop("rows") // n_seats, "n_matches": manifest["n_matches"],
         "seats": [{**row, "policy": policies[row["seat"]], "zero_sum_mean": z["mean"], "zero_sum_ci_low": z["ci_low"],
                    "zero_sum_ci_high": z["ci_high"]} for row, z in zip(seats.to_dicts(), zero_sum.to_dicts())],
-        "pool_left_per_match": lf.filter(pl.col("seat") == 0).group_by("match")  # the last deal of each match
-        .agg(pl.col("pool_after").sort_by("deal").last()).select(pl.col("pool_after").cast(pl.Float64).mean())
-        .collect().item(),
+        "pool_left_per_match": pool["total"] / pool["matches"],
         "quinola_fate": {r["quinola_fate"]: r["rate"] for r in fate.to_dicts()},
         **counts,
     }
 
 
 def analysis_tables(out: str | Path) -> dict[str, pl.DataFrame]:
-    """Every table of ``reversis-sim analyze``, by name."""
-    manifest, lf = load_run(out)
+    """Every table of ``reversis-sim analyze``, by name (read in batches of part files: flat memory)."""
+    manifest, lf = load_run(out, batched=True)
     lf = lf.with_columns(pl.col("policy").cast(pl.String))
     q = quinola_risk(lf)
     return {

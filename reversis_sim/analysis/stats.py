@@ -43,6 +43,7 @@ __all__ = [
     "mean_ci",
     "paired_comparison",
     "ratio_mean_ci",
+    "ratio_mean_ci_moments",
     "wilson_interval",
 ]
 
@@ -170,6 +171,29 @@ def ratio_mean_ci(totals, sizes, level: float = 0.95) -> MeanCI:
         se = float(np.sqrt(n_units / (n_units - 1) * np.sum(resid * resid)) / n_obs_f)
     low, high = _interval(mean, se, level, n_units - 1)
     return MeanCI(mean, se, low, high, n_units, round(n_obs_f), n_units - 1, level)
+
+
+def ratio_mean_ci_moments(n_units: int, n_obs: float, sum_t: float, shift: float, sum_uu: float, sum_un: float,
+                          sum_nn: float, level: float = 0.95) -> MeanCI:
+    """:func:`ratio_mean_ci` from sums over the clusters instead of the per-cluster arrays, so that a run can be
+    aggregated batch by batch in constant memory (the sums of two batches add up).
+
+    With ``u_g = T_g - shift * n_g`` (``shift`` any fixed number near the mean, for numerical conditioning), the
+    inputs are ``G`` (``n_units``), ``N = sum(n_g)``, ``sum(T_g)``, ``sum(u_g**2)``, ``sum(u_g * n_g)`` and
+    ``sum(n_g**2)``; with ``d = m - shift``, ``sum((T_g - m n_g)**2) = sum(u**2) - 2 d sum(u n) + d**2 sum(n**2)``.
+    """
+    level = _check_level(level)
+    if n_units < 1 or n_obs <= 0:
+        raise ValueError("cannot take the mean of no data")
+    mean = float(sum_t / n_obs)
+    if n_units < 2:
+        se = float("nan")
+    else:
+        d = mean - shift
+        ss = max(float(sum_uu - 2.0 * d * sum_un + d * d * sum_nn), 0.0)
+        se = float(np.sqrt(n_units / (n_units - 1) * ss) / n_obs)
+    low, high = _interval(mean, se, level, n_units - 1)
+    return MeanCI(mean, se, low, high, int(n_units), round(float(n_obs)), int(n_units) - 1, level)
 
 
 def mean_ci(x, clusters=None, level: float = 0.95) -> MeanCI:

@@ -1,0 +1,85 @@
+"""A run read in batches of part files, so that its analysis needs the same memory for 1M deals as for 20M (issue 5).
+
+A polars query over one lazy scan of every part reads whole columns (the in-memory engine) or keeps a hash entry per
+match (the streaming engine, for the per-match totals every mean needs): memory grows with the run. A part file,
+however, holds whole matches (a chunk), so every per-match total lies within one part. :class:`Batches` is a run's
+part files cut into consecutive batches of about ``rows`` rows, each a lazy scan; the analysis functions accept it
+wherever they accept a frame and add up their per-batch results: counts are summed, and means are combined from
+per-group moments of the per-match totals (:func:`.stats.ratio_mean_ci_moments`), exactly what they would be on the
+whole run up to rounding. Only one batch is in memory at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import polars as pl
+
+ROWS_PER_BATCH = 2_000_000
+"""Default batch size, in rows (deal x seat): about 500,000 deals of four seats, ~200 MB while it is aggregated."""
+
+
+class Batches:
+    """Lazy frames over consecutive groups of part files; no sampling unit (match) straddles two of them.
+
+    Build one with :meth:`from_parts` (or :func:`.run.load_run` with ``batched=True``). Row-wise transforms
+    (:meth:`with_columns`, :meth:`filter`, :meth:`map`) apply to every batch and return new ``Batches``.
+    """
+
+    def __init__(self, frames: Sequence[pl.LazyFrame]):
+        if not frames:
+            raise ValueError("Batches needs at least one lazy frame")
+        self.frames = list(frames)
+
+    @classmethod
+    def from_parts(cls, paths: Sequence[str | Path], rows: Sequence[int] | None = None,
+                   rows_per_batch: int = ROWS_PER_BATCH) -> Batches:
+        """Consecutive part files grouped into batches of at most ``rows_per_batch`` rows (a part larger than that
+        is a batch of its own); ``rows`` are the parts' row counts (each part its own batch when omitted)."""
+        if rows is None:
+            return cls([pl.scan_parquet(str(p)) for p in paths])
+        if len(rows) != len(paths):
+            raise ValueError(f"{len(paths)} part files but {len(rows)} row counts")
+        groups: list[list[str]] = []
+        size = 0
+        for path, n in zip(paths, rows):
+            if not groups or size + n > rows_per_batch:
+                groups.append([])
+                size = 0
+            groups[-1].append(str(path))
+            size += n
+        return cls([pl.scan_parquet(g) for g in groups])
+
+    def __iter__(self) -> Iterator[pl.LazyFrame]:
+        return iter(self.frames)
+
+    def __len__(self) -> int:
+        return len(self.frames)
+
+    def map(self, fn: Callable[[pl.LazyFrame], pl.LazyFrame]) -> Batches:
+        """Apply a row-wise lazy transform to every batch (it must not aggregate across rows)."""
+        return Batches([fn(f) for f in self.frames])
+
+    def with_columns(self, *exprs, **named) -> Batches:
+        return self.map(lambda f: f.with_columns(*exprs, **named))
+
+    def filter(self, *predicates) -> Batches:
+        return self.map(lambda f: f.filter(*predicates))
+
+    def whole(self) -> pl.LazyFrame:
+        """One lazy frame over every batch, for the rare statistic that is not additive (a quantile)."""
+        return pl.concat(self.frames, how="vertical")
+
+    def collect_schema(self) -> pl.Schema:
+        return self.frames[0].collect_schema()
+
+    def sum_by(self, query: Callable[[pl.LazyFrame], pl.LazyFrame], keys: Sequence[str]) -> pl.DataFrame:
+        """Run an additive aggregation on every batch and add the results: ``query`` maps a batch to a lazy frame
+        of sums or counts by ``keys`` (every other column is summed across batches)."""
+        parts = [query(f).collect() for f in self.frames]
+        both = pl.concat(parts, how="vertical_relaxed")
+        keys = list(keys)
+        if not keys:
+            return both.select(pl.all().sum())
+        return both.group_by(keys).agg(pl.all().sum()).sort(keys)
