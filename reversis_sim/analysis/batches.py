@@ -83,3 +83,10 @@ class Batches:
         if not keys:
             return both.select(pl.all().sum())
         return both.group_by(keys).agg(pl.all().sum()).sort(keys)
+
+
+def frames_of(frame: pl.DataFrame | pl.LazyFrame | Batches) -> list[pl.LazyFrame]:
+    """The lazy frames to aggregate one after the other: the batches, or the one frame."""
+    if isinstance(frame, Batches):
+        return frame.frames
+    return [frame.lazy() if isinstance(frame, pl.DataFrame) else frame]

@@ -15,7 +15,7 @@ import polars as pl
 from . import stats
 from .batches import Batches
 
-__all__ = ["holm_table", "mean_table", "paired_summary", "rate_table"]
+__all__ = ["UnitMoments", "holm_table", "mean_table", "paired_summary", "rate_table"]
 
 Columns = str | Sequence[str]
 
@@ -160,45 +160,68 @@ _MOMENTS = ("n_units", "n_obs", "sum_t", "sum_uu", "sum_un", "sum_nn")
 _ALL = "__all"
 
 
+class UnitMoments:
+    """Per-group sums over the sampling units from which :func:`.stats.ratio_mean_ci_moments` gives the mean per
+    row and its cluster-robust interval, fed the per-unit totals one batch at a time (a unit must not straddle two
+    batches). The shift of a group is its mean in the first batch it appears in.
+
+    ``add`` takes a frame with the ``by`` columns, ``total`` (the sum of the value over the unit's rows) and
+    ``size`` (the unit's rows), one row per group and unit; ``table`` gives the rows of :func:`mean_table`.
+    """
+
+    def __init__(self, by: Sequence[str]):
+        self.by = list(by)
+        self.keys = self.by or [_ALL]
+        self.shifts: pl.DataFrame | None = None
+        self.moments: pl.DataFrame | None = None
+        self.schema: dict | None = None
+
+    def add(self, totals: pl.DataFrame) -> None:
+        if totals.height == 0:
+            return
+        if self.schema is None:
+            self.schema = {c: totals.schema[c] for c in self.by}
+        if not self.by:
+            totals = totals.with_columns(pl.lit(0).alias(_ALL))
+        totals = totals.select(*self.keys, pl.col("total").cast(pl.Float64), pl.col("size").cast(pl.Float64))
+        keys = self.keys
+        first = totals.group_by(keys).agg((pl.col("total").sum() / pl.col("size").sum()).alias("shift"))
+        self.shifts = first if self.shifts is None else pl.concat(
+            [self.shifts, first.join(self.shifts, on=keys, how="anti")], how="vertical_relaxed")
+        u = pl.col("total") - pl.col("shift") * pl.col("size")
+        batch = (totals.join(self.shifts, on=keys).group_by(keys)
+                 .agg(pl.len().cast(pl.Int64).alias("n_units"), pl.col("size").sum().alias("n_obs"),
+                      pl.col("total").sum().alias("sum_t"), (u * u).sum().alias("sum_uu"),
+                      (u * pl.col("size")).sum().alias("sum_un"), (pl.col("size") ** 2).sum().alias("sum_nn")))
+        self.moments = batch if self.moments is None else (
+            pl.concat([self.moments, batch], how="vertical_relaxed").group_by(keys).agg(pl.col(_MOMENTS).sum()))
+
+    def table(self, level: float = 0.95) -> pl.DataFrame:
+        if self.moments is None:
+            raise ValueError("cannot take the mean of no data")
+        rows = []
+        for row in self.moments.join(self.shifts, on=self.keys).sort(self.keys).to_dicts():
+            r = stats.ratio_mean_ci_moments(row["n_units"], row["n_obs"], row["sum_t"], row["shift"],
+                                            row["sum_uu"], row["sum_un"], row["sum_nn"], level)
+            rows.append({**{c: row[c] for c in self.by}, "mean": r.mean, "se": r.se, "ci_low": r.ci_low,
+                         "ci_high": r.ci_high, "n_units": r.n_units, "n_deals": r.n_obs})
+        out = pl.DataFrame(rows)
+        return out.with_columns([pl.col(c).cast(t) for c, t in self.schema.items()]) if self.by else out
+
+
 def _mean_table_batches(batches: Batches, by: list[str], value: str, unit: Columns | None,
                         level: float) -> pl.DataFrame:
-    """:func:`mean_table` over a run in batches: per-unit totals of one batch at a time, reduced to the moments of
-    :func:`.stats.ratio_mean_ci_moments` per group (the shift of a group is its mean in the first batch it
-    appears in) and added up."""
+    """:func:`mean_table` over a run in batches: the per-unit totals of one batch at a time, reduced to
+    :class:`UnitMoments` and added up."""
     if unit is None:
         raise ValueError("mean_table over Batches needs a unit column (rows of different batches would share ids)")
     units = _names(unit)
     _require(batches, units, "unit")
-    keys = by or [_ALL]
-    shifts: pl.DataFrame | None = None
-    moments: pl.DataFrame | None = None
+    acc = UnitMoments(by)
     for frame in batches:
-        if not by:
-            frame = frame.with_columns(pl.lit(0).alias(_ALL))
-        totals = (frame.group_by(keys + units)
-                  .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().cast(pl.Float64).alias("size"))
-                  .collect())
-        if totals.height == 0:
-            continue
-        first = totals.group_by(keys).agg((pl.col("total").sum() / pl.col("size").sum()).alias("shift"))
-        shifts = first if shifts is None else pl.concat(
-            [shifts, first.join(shifts, on=keys, how="anti")], how="vertical_relaxed")
-        u = pl.col("total") - pl.col("shift") * pl.col("size")
-        batch = (totals.join(shifts, on=keys).group_by(keys)
-                 .agg(pl.len().cast(pl.Int64).alias("n_units"), pl.col("size").sum().alias("n_obs"),
-                      pl.col("total").sum().alias("sum_t"), (u * u).sum().alias("sum_uu"),
-                      (u * pl.col("size")).sum().alias("sum_un"), (pl.col("size") ** 2).sum().alias("sum_nn")))
-        moments = batch if moments is None else (pl.concat([moments, batch], how="vertical_relaxed")
-                                                 .group_by(keys).agg(pl.col(_MOMENTS).sum()))
-    if moments is None:
-        raise ValueError("cannot take the mean of no data")
-    rows = []
-    for row in moments.join(shifts, on=keys).sort(keys).to_dicts():
-        r = stats.ratio_mean_ci_moments(row["n_units"], row["n_obs"], row["sum_t"], row["shift"], row["sum_uu"],
-                                        row["sum_un"], row["sum_nn"], level)
-        rows.append({**{c: row[c] for c in by}, "mean": r.mean, "se": r.se, "ci_low": r.ci_low,
-                     "ci_high": r.ci_high, "n_units": r.n_units, "n_deals": r.n_obs})
-    return _result_frame(rows, by, batches)
+        acc.add(frame.group_by(by + units)
+                .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size")).collect())
+    return acc.table(level)
 
 
 def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_col: str, trials_col: str | None = None,

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .batches import Batches
-from .compare import mean_table, rate_table
+from .batches import Batches, frames_of
+from .compare import UnitMoments, mean_table, rate_table
 
 Frame = pl.DataFrame | pl.LazyFrame | Batches
 
@@ -78,31 +78,51 @@ def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
       a dump), and the mean it pays per deal.
     """
     lf = with_quinola_net(frame).with_columns(pl.col("quinola_fate").cast(pl.String))
-    deals = lf.filter(pl.col("seat") == 0)
-    holder = lf.filter(pl.col("seat") == pl.col("quinola_holder"))
-    fate_share = (_counts(deals, ["quinola_fate"], pl.len().cast(pl.Int64).alias("k"))
-                  .join(_counts(deals, [], pl.len().cast(pl.Int64).alias("n")), how="cross"))
+    holding = pl.col("seat") == pl.col("quinola_holder")
+
+    # pass 1: the fate per deal (seat 0's row) and per holder by heart length and position
+    keys = ["quinola_fate", "__deal", "__holder", "hearts_at_lead", "position"]
+    counts = _counts(lf.with_columns((pl.col("seat") == 0).alias("__deal"), holding.alias("__holder"))
+                     .filter(pl.col("__deal") | pl.col("__holder")), keys, pl.len().cast(pl.Int64).alias("k"))
+    deals = counts.filter(pl.col("__deal")).group_by("quinola_fate").agg(pl.col("k").sum())
+    fate_share = deals.with_columns(pl.col("k").sum().alias("n"))
+    holders = counts.filter(pl.col("__holder"))
 
     def fate_by(key: str) -> pl.DataFrame:
-        counts = _counts(holder, [key, "quinola_fate"], pl.len().cast(pl.Int64).alias("k"))
-        totals = counts.group_by(key).agg(pl.col("k").sum().alias("n"))
-        return rate_table(counts.join(totals, on=key), [key, "quinola_fate"], "k", "n")
+        by_fate = holders.group_by([key, "quinola_fate"]).agg(pl.col("k").sum())
+        totals = by_fate.group_by(key).agg(pl.col("k").sum().alias("n"))
+        return rate_table(by_fate.join(totals, on=key), [key, "quinola_fate"], "k", "n")
 
-    cost = pl.concat([
-        fish_by(holder.with_columns(pl.lit("all").alias("quinola_fate")), "quinola_fate", "quinola_net"),
-        fish_by(holder, "quinola_fate", "quinola_net"),
-    ]).rename({"quinola_fate": "fate"})
-    others = (lf.filter((pl.col("quinola_holder") >= 0) & (pl.col("seat") != pl.col("quinola_holder")))
-              .with_columns((pl.col("paid_quinola_forced") + pl.col("paid_quinola_dumped")).alias("paid_for_it")))
-    others_pay = rate_table(others.with_columns((pl.col("paid_for_it") > 0).alias("pays")), "seat", "pays")
+    # pass 2: what the J♥ moves to or from its holder, per match and fate (the match is the unit)
+    by_fate, overall, holder_fish = UnitMoments(["quinola_fate"]), UnitMoments(["quinola_fate"]), UnitMoments(["who"])
+    for f in frames_of(lf.filter(holding)):
+        per = (f.group_by(["quinola_fate", "match"])
+               .agg(pl.col("quinola_net").cast(pl.Float64).sum().alias("net"),
+                    pl.col("fish").cast(pl.Float64).sum().alias("fish"), pl.len().alias("size")).collect())
+        by_fate.add(per.select("quinola_fate", pl.col("net").alias("total"), "size"))
+        per_match = per.group_by("match").agg(pl.col("net", "fish", "size").sum())
+        overall.add(per_match.select(pl.lit("all").alias("quinola_fate"), pl.col("net").alias("total"), "size"))
+        holder_fish.add(per_match.select(pl.lit("holder").alias("who"), pl.col("fish").alias("total"), "size"))
+    cost = pl.concat([overall.table(), by_fate.table()]).rename({"quinola_fate": "fate"})
+
+    # pass 3: the other seats' payments for the holder's J♥
+    others = UnitMoments(["seat"])
+    pays = []
+    paid = pl.col("paid_quinola_forced") + pl.col("paid_quinola_dumped")
+    for f in frames_of(lf.filter((pl.col("quinola_holder") >= 0) & ~holding)):
+        per = (f.group_by(["seat", "match"])
+               .agg(paid.cast(pl.Float64).sum().alias("total"), (paid > 0).cast(pl.Int64).sum().alias("pays"),
+                    pl.len().alias("size")).collect())
+        others.add(per.select("seat", "total", "size"))
+        pays.append(per.group_by("seat").agg(pl.col("pays").sum(), pl.col("size").sum()))
+    others_pay = rate_table(pl.concat(pays), "seat", "pays", "size")
     return {
         "fate": rate_table(fate_share, "quinola_fate", "k", "n"),
         "fate_by_hearts": fate_by("hearts_at_lead"),
         "fate_by_position": fate_by("position"),
         "cost": cost,
-        "holder_fish": fish_by(holder.with_columns(pl.lit("holder").alias("who")), "who", "fish"),
-        "others_pay": others_pay.join(fish_by(others, "seat", "paid_for_it").select(
-            "seat", pl.col("mean").alias("mean_paid")), on="seat"),
+        "holder_fish": holder_fish.table(),
+        "others_pay": others_pay.join(others.table().select("seat", pl.col("mean").alias("mean_paid")), on="seat"),
     }
 
 

@@ -1,0 +1,98 @@
+"""The three headline questions (issue 5) against a direct computation in pandas and numpy on the collected rows:
+expected fish, the Quinola's risk and the reversis rates, each in a different way from the polars code."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reversis_sim.analysis import fish_by, load_run, quinola_risk, reversis_rates, stats
+from reversis_sim.record import RunSpec
+from reversis_sim.rules import PARLETT
+from reversis_sim.simulate import run
+
+REASONS = ("quinola_dumped", "quinola_forced", "quinola_led")
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory):
+    out = tmp_path_factory.mktemp("headline") / "run"
+    spec = RunSpec(rules="parlett", rules_params=PARLETT.to_params(), seats=["random", "avoid", "lowest", "avoid"],
+                   seed=8, n_matches=30, match_deals=12, chunk_matches=7)
+    run(spec, out, engine="reference")
+    _, lf = load_run(out)
+    df = lf.collect().to_pandas()
+    df["policy"] = df["policy"].astype(str)
+    df["quinola_fate"] = df["quinola_fate"].astype(str)
+    return lf, df
+
+
+def clustered(values: pd.Series, matches: pd.Series) -> stats.MeanCI:
+    return stats.mean_ci(values.to_numpy(dtype=float), clusters=matches.to_numpy())
+
+
+@pytest.mark.parametrize("by", ["seat", "position", "policy"])
+def test_expected_fish_per_deal(rows, by):
+    lf, df = rows
+    table = fish_by(lf, by).to_pandas().set_index(by)
+    for key, group in df.groupby(by):
+        direct = clustered(group["fish"], group["match"])
+        got = table.loc[key]
+        assert got["mean"] == pytest.approx(group["fish"].mean(), rel=1e-12)
+        assert (got["se"], got["ci_low"], got["ci_high"]) == pytest.approx((direct.se, direct.ci_low, direct.ci_high),
+                                                                          rel=1e-9)
+        assert got["n_units"] == group["match"].nunique() and got["n_deals"] == len(group)
+
+
+def test_quinola_risk(rows):
+    lf, df = rows
+    q = {k: v.to_pandas() for k, v in quinola_risk(lf).items()}
+    deals = df[df["seat"] == 0]
+    share = deals["quinola_fate"].value_counts(normalize=True)
+    assert q["fate"].set_index("quinola_fate")["rate"].to_dict() == pytest.approx(share.to_dict(), rel=1e-12)
+
+    holder = df[df["seat"] == df["quinola_holder"]].copy()
+    for key, table in (("hearts_at_lead", q["fate_by_hearts"]), ("position", q["fate_by_position"])):
+        direct = pd.crosstab(holder[key], holder["quinola_fate"], normalize="index")
+        for r in table.itertuples():
+            assert r.rate == pytest.approx(direct.loc[getattr(r, key), r.quinola_fate], rel=1e-12)
+
+    net = sum(holder[f"received_{r}"] - holder[f"paid_{r}"] for r in REASONS)
+    holder["net"] = net + holder["received_pool_won"] - holder["paid_pool_double"] - holder["paid_quinola_captured"]
+    cost = q["cost"].set_index("fate")
+    for fate, group in [("all", holder), *holder.groupby("quinola_fate")]:
+        direct = clustered(group["net"], group["match"])
+        assert (cost.loc[fate, "mean"], cost.loc[fate, "se"]) == pytest.approx((direct.mean, direct.se), rel=1e-9)
+    direct = clustered(holder["fish"], holder["match"])
+    assert (q["holder_fish"]["mean"][0], q["holder_fish"]["se"][0]) == pytest.approx((direct.mean, direct.se),
+                                                                                     rel=1e-9)
+
+    others = df[(df["quinola_holder"] >= 0) & (df["seat"] != df["quinola_holder"])]
+    paid = others["paid_quinola_forced"] + others["paid_quinola_dumped"]
+    pays = q["others_pay"].set_index("seat")
+    for seat in range(4):
+        mine = others["seat"] == seat
+        assert pays.loc[seat, "rate"] == pytest.approx((paid[mine] > 0).mean(), rel=1e-12)
+        assert pays.loc[seat, "mean_paid"] == pytest.approx(paid[mine].mean(), rel=1e-12)
+    assert (paid > 0).any(), "the fixture has payments for someone else's Quinola"
+
+
+def test_reversis_rates(rows):
+    lf, df = rows
+    table = reversis_rates(lf, "policy").to_pandas().set_index(["policy", "event"])
+    for policy, group in df.groupby("policy"):
+        committed = group["reversis_seat"] == group["seat"]
+        eligible = group["espagnolette_eligible"] == group["seat"]
+        declared = group["espagnolette_seat"] == group["seat"]
+        expected = {
+            "reversis_committed": (committed.sum(), len(group)),
+            "reversis_made": ((committed & group["reversis_made"]).sum(), committed.sum()),
+            "espagnolette_eligible": (eligible.sum(), len(group)),
+            "espagnolette_declared": (declared.sum(), eligible.sum()),
+            "espagnolette_made": ((declared & group["espagnolette_made"]).sum(), declared.sum()),
+        }
+        for event, (k, n) in expected.items():
+            got = table.loc[(policy, event)]
+            assert (got["successes"], got["trials"]) == (k, n), event
+            low, high = stats.wilson_interval(np.array([k]), np.array([n]))
+            if n:
+                assert (got["ci_low"], got["ci_high"]) == pytest.approx((low[0], high[0]))
