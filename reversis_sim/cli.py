@@ -39,8 +39,8 @@ def _seats(ctx, rules, specs):
 rules_option = click.option("--rules", "rules", default="parlett", show_default=True, callback=_rules,
                             help=f"Rules preset: {', '.join(PRESETS)}.")
 seat_option = click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
-                           help="Seat policy 'family[:key=value,...]'; once for all four seats, or once per seat "
-                                "(default: random).")
+                           help="Seat policy 'family[:key=value,...]'; once for every seat, or once per seat "
+                                "(four; five under modern_five) (default: random).")
 seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
                            help="Run seed (a non-negative integer).")
 
@@ -112,8 +112,8 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @main.command()
 @rules_option
 @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
-              help="Seat policy 'family[:key=value,...]' or a named preset; once for all four seats, or once per "
-                   "seat (default: avoid, the best default heuristic).")
+              help="Seat policy 'family[:key=value,...]' or a named preset; once for every seat, or once per seat "
+                   "(four; five under modern_five) (default: avoid, the best default heuristic).")
 @click.option("--deals", type=click.IntRange(1), default=120_000, show_default=True,
               help="Number of deals (rounded up to whole matches).")
 @click.option("--match-deals", type=click.IntRange(1), default=None,
