@@ -5,13 +5,15 @@
 #
 #   bash scripts/headline_run.sh            # full size (a few minutes on 2 cores)
 #   DEALS=240000 bash scripts/headline_run.sh
+#   HEADLINE=0 PRESETS="modern serbian" bash scripts/headline_run.sh   # only (re)do some presets' runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p results
 DEALS=${DEALS:-10000000}
 PRESET_DEALS=${PRESET_DEALS:-1200000}
 SEED=${SEED:-2026}
-PRESETS=${PRESETS:-"pierer parlett_penguin parlett_52 modern serbian"}
+PRESETS=${PRESETS:-"pierer parlett_penguin parlett_52 modern modern_five serbian"}
+HEADLINE=${HEADLINE:-1}
 
 run() {  # run NAME RULES DEALS SEAT...
   local name=$1 rules=$2 deals=$3; shift 3
@@ -31,7 +33,9 @@ run() {  # run NAME RULES DEALS SEAT...
   echo "results/$name: done"
 }
 
-run parlett_avoid parlett "$DEALS" avoid
+if [ "$HEADLINE" = 1 ]; then
+  run parlett_avoid parlett "$DEALS" avoid
+fi
 for rules in $PRESETS; do
   run "${rules}_avoid" "$rules" "$PRESET_DEALS" avoid
 done

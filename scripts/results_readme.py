@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1] / "results"
 HEADLINE = "parlett_avoid"
 PRESET_RUNS = ["parlett_avoid", "parlett_penguin_avoid", "parlett_52_avoid", "pierer_avoid", "modern_avoid",
-               "serbian_avoid"]
+               "modern_five_avoid", "serbian_avoid"]
 
 
 def ci(row: dict, digits: int = 2) -> str:
@@ -79,11 +79,17 @@ def main() -> int:
                     f"{ci(cost['all']) if 'all' in cost else 'n/a'} |")
     if rows:
         lines += ["## The Quinola's danger across rule sets", "",
-                  "Four copies of `avoid` under each preset (the heuristic reads point values and payments from the "
+                  "`avoid` in every seat under each preset (five seats for `modern_five`, where the dealer sits "
+                  "out each deal; the heuristic reads point values and payments from the "
                   "rules). *Holder's balance* is what the J♥ moves to or from the seat that holds it at the first "
                   "lead, per deal, with its 95% interval.", "",
                   "| rules | deals | forced | dumped | led | talon | holder's balance (fish per deal) |",
-                  "|---|---|---|---|---|---|---|", *rows, ""]
+                  "|---|---|---|---|---|---|---|", *rows, "",
+                  "*talon*: the J♥ never reached a trick: left in the talon (parlett, pierer) or, in `serbian`, "
+                  "discarded in the compulsory exchange (F3.2), which `avoid` does with it whenever it can; the "
+                  "`modern` family and `parlett_52` have no talon. Fish are not comparable in size across rule sets "
+                  "(the `modern` family pays penalty counters and a pot that never carries over, hence balances near "
+                  "zero).", ""]
     (ROOT / "README.md").write_text("\n".join(lines))
     print(f"wrote {ROOT / 'README.md'}")
     return 0
