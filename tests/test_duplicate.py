@@ -171,12 +171,15 @@ def test_reseeding_one_seat_changes_only_its_stream_not_the_cards():
     assert not np.array_equal(base["fish"], other["fish"])
 
 
-def test_policy_seed_offsets_need_an_engine_that_supports_them():
-    if D.policy_seeds_supported("numba"):
-        pytest.skip("chunk_columns takes policy_seeds: the numba engine supports the A/A offsets")
-    with pytest.raises(D.EngineFeatureError, match="policy_seeds"):
-        D.compare(RULES, "random", "random", seed=1, n_matches=2, match_deals=4, engine="numba",
-                  policy_seed_offsets=(1, 2))
+def test_policy_seed_offsets_give_the_same_comparison_on_both_engines():
+    """The numba engine keys a seat's policy by its own seed exactly as the reference does (A/A tests run there)."""
+    assert D.policy_seeds_supported("numba") and D.policy_seeds_supported("reference")
+    kw = dict(seed=3, n_matches=6, match_deals=4, policy_seed_offsets=(10**6, 2 * 10**6))
+    fast = D.compare(RULES, "random", "random", engine="numba", **kw)
+    slow = D.compare(RULES, "random", "random", engine="reference", **kw)
+    assert fast.mean_difference != 0.0
+    assert fast.per_match.equals(slow.per_match)
+    assert fast.paired == slow.paired
 
 
 def test_unpaired_control_plays_other_cards():
