@@ -86,7 +86,7 @@ def main() -> int:
                   "| rules | deals | forced | dumped | led | talon | holder's balance (fish per deal) |",
                   "|---|---|---|---|---|---|---|", *rows, "",
                   "*talon*: the J♥ never reached a trick: left in the talon (parlett, pierer) or, in `serbian`, "
-                  "discarded in the compulsory exchange (F3.2), which `avoid` does with it whenever it can; the "
+                  "discarded in the compulsory exchange (F3.2); the "
                   "`modern` family and `parlett_52` have no talon. Fish are not comparable in size across rule sets "
                   "(the `modern` family pays penalty counters and a pot that never carries over, hence balances near "
                   "zero).", ""]
