@@ -58,8 +58,8 @@ def test_batches_keep_whole_parts_and_bound_their_rows(run_dir):
     assert len(b) == 2  # parts of at most 480 rows, two per batch
     _, one = load_run(run_dir, batched=True)
     assert len(one) == 1
-    with pytest.raises(ValueError, match="row counts"):
-        Batches.from_parts(["a", "b"], [1])
+    with pytest.raises(ValueError, match="rows_per_part"):
+        Batches.from_parts(["a", "b"], 0)
 
 
 @pytest.mark.parametrize("by", ["seat", "position", "policy", ["seat", "policy"], None])

@@ -33,23 +33,15 @@ class Batches:
         self.frames = list(frames)
 
     @classmethod
-    def from_parts(cls, paths: Sequence[str | Path], rows: Sequence[int] | None = None,
+    def from_parts(cls, paths: Sequence[str | Path], rows_per_part: int,
                    rows_per_batch: int = ROWS_PER_BATCH) -> Batches:
-        """Consecutive part files grouped into batches of at most ``rows_per_batch`` rows (a part larger than that
-        is a batch of its own); ``rows`` are the parts' row counts (each part its own batch when omitted)."""
-        if rows is None:
-            return cls([pl.scan_parquet(str(p)) for p in paths])
-        if len(rows) != len(paths):
-            raise ValueError(f"{len(paths)} part files but {len(rows)} row counts")
-        groups: list[list[str]] = []
-        size = 0
-        for path, n in zip(paths, rows):
-            if not groups or size + n > rows_per_batch:
-                groups.append([])
-                size = 0
-            groups[-1].append(str(path))
-            size += n
-        return cls([pl.scan_parquet(g) for g in groups])
+        """Consecutive part files of at most ``rows_per_part`` rows each, grouped into batches of at most
+        ``rows_per_batch`` rows (a part larger than that is a batch of its own)."""
+        if rows_per_part < 1:
+            raise ValueError(f"rows_per_part must be at least 1, got {rows_per_part}")
+        step = max(1, rows_per_batch // rows_per_part)
+        paths = [str(p) for p in paths]
+        return cls([pl.scan_parquet(paths[i:i + step]) for i in range(0, len(paths), step)])
 
     def __iter__(self) -> Iterator[pl.LazyFrame]:
         return iter(self.frames)
@@ -58,7 +50,8 @@ class Batches:
         return len(self.frames)
 
     def map(self, fn: Callable[[pl.LazyFrame], pl.LazyFrame]) -> Batches:
-        """Apply a row-wise lazy transform to every batch (it must not aggregate across rows)."""
+        """Apply a lazy transform to every batch: row-wise, or an aggregation within matches (a match never
+        straddles two batches), never one across matches."""
         return Batches([fn(f) for f in self.frames])
 
     def with_columns(self, *exprs, **named) -> Batches:
@@ -83,6 +76,20 @@ class Batches:
         if not keys:
             return both.select(pl.all().sum())
         return both.group_by(keys).agg(pl.all().sum()).sort(keys)
+
+
+def collect_additive(frame: pl.DataFrame | pl.LazyFrame | Batches, keys: Sequence[str | pl.Expr], *aggs: pl.Expr,
+                     engine: str = "auto") -> pl.DataFrame:
+    """``group_by(keys).agg(*aggs)`` (``select(*aggs)`` without keys) of additive aggregates (sums, counts),
+    collected with the polars ``engine`` and sorted by the keys; over :class:`Batches`, every batch's result is
+    added up."""
+    keys = list(keys)
+    names = [k if isinstance(k, str) else k.meta.output_name() for k in keys]
+    query = (lambda f: f.group_by(keys).agg(*aggs)) if keys else (lambda f: f.select(*aggs))
+    if isinstance(frame, Batches):
+        return frame.sum_by(query, names)
+    out = query(frame.lazy() if isinstance(frame, pl.DataFrame) else frame).collect(engine=engine)
+    return out.sort(names) if names else out
 
 
 def frames_of(frame: pl.DataFrame | pl.LazyFrame | Batches) -> list[pl.LazyFrame]:

@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 
 from . import stats
-from .batches import Batches
+from .batches import Batches, collect_additive
 
 __all__ = ["UnitMoments", "holm_table", "mean_table", "paired_summary", "rate_table"]
 
@@ -148,12 +148,15 @@ def mean_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, value: st
     framed, units = _with_unit(frame, unit)
     totals = _collect(framed.group_by(by_cols + units)
                       .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size")))
-    rows = []
-    for key, part in _groups(totals, by_cols):
-        r = stats.ratio_mean_ci(part["total"].to_numpy(), part["size"].to_numpy(), level)
-        rows.append({**key, "mean": r.mean, "se": r.se, "ci_low": r.ci_low, "ci_high": r.ci_high,
-                     "n_units": r.n_units, "n_deals": r.n_obs})
+    rows = [_mean_row(key, stats.ratio_mean_ci(part["total"].to_numpy(), part["size"].to_numpy(), level))
+            for key, part in _groups(totals, by_cols)]
     return _result_frame(rows, by_cols, frame)
+
+
+def _mean_row(key: dict, r: stats.MeanCI) -> dict:
+    """One row of :func:`mean_table`."""
+    return {**key, "mean": r.mean, "se": r.se, "ci_low": r.ci_low, "ci_high": r.ci_high, "n_units": r.n_units,
+            "n_deals": r.n_obs}
 
 
 _MOMENTS = ("n_units", "n_obs", "sum_t", "sum_uu", "sum_un", "sum_nn")
@@ -174,13 +177,13 @@ class UnitMoments:
         self.keys = self.by or [_ALL]
         self.shifts: pl.DataFrame | None = None
         self.moments: pl.DataFrame | None = None
-        self.schema: dict | None = None
+        self.template: pl.DataFrame | None = None  # no rows: the dtypes of the ``by`` columns
 
     def add(self, totals: pl.DataFrame) -> None:
         if totals.height == 0:
             return
-        if self.schema is None:
-            self.schema = {c: totals.schema[c] for c in self.by}
+        if self.template is None:
+            self.template = totals.select(self.by).clear()
         if not self.by:
             totals = totals.with_columns(pl.lit(0).alias(_ALL))
         totals = totals.select(*self.keys, pl.col("total").cast(pl.Float64), pl.col("size").cast(pl.Float64))
@@ -199,14 +202,11 @@ class UnitMoments:
     def table(self, level: float = 0.95) -> pl.DataFrame:
         if self.moments is None:
             raise ValueError("cannot take the mean of no data")
-        rows = []
-        for row in self.moments.join(self.shifts, on=self.keys).sort(self.keys).to_dicts():
-            r = stats.ratio_mean_ci_moments(row["n_units"], row["n_obs"], row["sum_t"], row["shift"],
-                                            row["sum_uu"], row["sum_un"], row["sum_nn"], level)
-            rows.append({**{c: row[c] for c in self.by}, "mean": r.mean, "se": r.se, "ci_low": r.ci_low,
-                         "ci_high": r.ci_high, "n_units": r.n_units, "n_deals": r.n_obs})
-        out = pl.DataFrame(rows)
-        return out.with_columns([pl.col(c).cast(t) for c, t in self.schema.items()]) if self.by else out
+        rows = [_mean_row({c: row[c] for c in self.by},
+                          stats.ratio_mean_ci_moments(row["n_units"], row["n_obs"], row["sum_t"], row["shift"],
+                                                      row["sum_uu"], row["sum_un"], row["sum_nn"], level))
+                for row in self.moments.join(self.shifts, on=self.keys).sort(self.keys).to_dicts()]
+        return _result_frame(rows, self.by, self.template)
 
 
 def _mean_table_batches(batches: Batches, by: list[str], value: str, unit: Columns | None,
@@ -262,10 +262,7 @@ def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_c
     _require(frame, [success_col] + ([trials_col] if trials_col else []) + by_cols, "rate_table")
     trials = pl.col(trials_col).cast(pl.Int64).sum() if trials_col else pl.len().cast(pl.Int64)
     aggs = [pl.col(success_col).cast(pl.Int64).sum().alias("successes"), trials.alias("trials")]
-    if isinstance(frame, Batches):
-        counts = frame.sum_by(lambda f: f.group_by(by_cols).agg(aggs) if by_cols else f.select(aggs), by_cols)
-    else:
-        counts = _collect(frame.group_by(by_cols).agg(aggs).sort(by_cols) if by_cols else frame.select(aggs))
+    counts = collect_additive(frame, by_cols, *aggs)
     k = counts["successes"].to_numpy()
     n = counts["trials"].to_numpy()
     low, high = methods[method](k, n, level)

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as _st
 
-from .batches import Batches
+from .batches import Batches, collect_additive
 from .compare import _names, _require
 
 __all__ = ["convergence", "fish_distribution"]
@@ -43,10 +43,7 @@ def _fmt(x: float) -> str:
 
 def _count_by(lf: pl.LazyFrame | Batches, by_cols: list[str], bin_expr: pl.Expr) -> pl.DataFrame:
     """Rows per group and bin (``count``), streamed from a lazy frame or added up over batches."""
-    query = lambda f: f.group_by(by_cols + [bin_expr]).agg(pl.len().cast(pl.Int64).alias("count"))
-    if isinstance(lf, Batches):
-        return lf.sum_by(query, by_cols + [bin_expr.meta.output_name()])
-    return query(lf).collect(engine=ENGINE)
+    return collect_additive(lf, by_cols + [bin_expr], pl.len().cast(pl.Int64).alias("count"), engine=ENGINE)
 
 
 # ---------------------------------------------------------------------------------------------------------------

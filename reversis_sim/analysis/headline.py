@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .batches import Batches, frames_of
+from .batches import Batches, collect_additive, frames_of
 from .compare import UnitMoments, mean_table, rate_table
 
 Frame = pl.DataFrame | pl.LazyFrame | Batches
@@ -25,15 +25,6 @@ QUINOLA_REASONS = ("quinola_dumped", "quinola_forced", "quinola_led")
 
 def _lazy(frame: Frame) -> pl.LazyFrame | Batches:
     return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
-
-
-def _counts(frame: pl.LazyFrame | Batches, keys: list[str], *aggs: pl.Expr) -> pl.DataFrame:
-    """Additive aggregates (counts, sums) by ``keys``, collected (added up batch by batch over :class:`Batches`)."""
-    query = (lambda f: f.group_by(keys).agg(*aggs)) if keys else (lambda f: f.select(*aggs))
-    if isinstance(frame, Batches):
-        return frame.sum_by(query, keys)
-    out = query(frame).collect()
-    return out.sort(keys) if keys else out
 
 
 def fish_by(frame: Frame, by: str | list[str] = "seat", value: str = "fish") -> pl.DataFrame:
@@ -82,7 +73,7 @@ def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
 
     # pass 1: the fate per deal (seat 0's row) and per holder by heart length and position
     keys = ["quinola_fate", "__deal", "__holder", "hearts_at_lead", "position"]
-    counts = _counts(lf.with_columns((pl.col("seat") == 0).alias("__deal"), holding.alias("__holder"))
+    counts = collect_additive(lf.with_columns((pl.col("seat") == 0).alias("__deal"), holding.alias("__holder"))
                      .filter(pl.col("__deal") | pl.col("__holder")), keys, pl.len().cast(pl.Int64).alias("k"))
     deals = counts.filter(pl.col("__deal")).group_by("quinola_fate").agg(pl.col("k").sum())
     fate_share = deals.with_columns(pl.col("k").sum().alias("n"))
@@ -138,7 +129,7 @@ def reversis_rates(frame: Frame, by: str = "policy") -> pl.DataFrame:
         (pl.col("espagnolette_eligible") == pl.col("seat")).alias("eligible"),
         (pl.col("espagnolette_seat") == pl.col("seat")).alias("declared"),
     )
-    counts = _counts(
+    counts = collect_additive(
         flagged, [by],
         pl.len().cast(pl.Int64).alias("rows"),
         pl.col("committed").cast(pl.Int64).sum().alias("committed"),

@@ -7,8 +7,8 @@ from pathlib import Path
 import polars as pl
 
 from ..record import part_files, read_manifest
-from .batches import ROWS_PER_BATCH, Batches
-from .headline import _counts, fish_by, quinola_risk, reversis_rates, with_pool_share
+from .batches import ROWS_PER_BATCH, Batches, collect_additive
+from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share
 
 
 def load_run(out: str | Path, *, allow_partial: bool = False, batched: bool = False,
@@ -22,7 +22,7 @@ def load_run(out: str | Path, *, allow_partial: bool = False, batched: bool = Fa
     paths = part_files(out, manifest, allow_partial=allow_partial)
     if batched:
         per_part = manifest["chunk_matches"] * manifest["match_deals"] * len(manifest["seats"])  # at most
-        return manifest, Batches.from_parts(paths, [per_part] * len(paths), rows_per_batch)
+        return manifest, Batches.from_parts(paths, per_part, rows_per_batch)
     return manifest, pl.scan_parquet([str(p) for p in paths])
 
 
@@ -33,8 +33,9 @@ def summarize_run(out: str | Path) -> dict:
     policies = manifest["seats"]
     seats = fish_by(lf, "seat")
     zero_sum = fish_by(with_pool_share(lf, len(policies)), "seat", "fish_zero_sum")
-    fate = quinola_risk(lf)["fate"]
-    counts = _counts(
+    fates = collect_additive(lf.filter(pl.col("seat") == 0).with_columns(pl.col("quinola_fate").cast(pl.String)),
+                             ["quinola_fate"], pl.len().cast(pl.Int64).alias("k"))
+    counts = collect_additive(
         lf, [],
         (pl.col("reversis_seat") == pl.col("seat")).cast(pl.Int64).sum().alias("reversis_committed"),
         ((pl.col("reversis_seat") == pl.col("seat")) & pl.col("reversis_made")).cast(pl.Int64).sum()
@@ -44,7 +45,7 @@ def summarize_run(out: str | Path) -> dict:
         .alias("espagnolette_made"),
         pl.len().cast(pl.Int64).alias("rows"),
     ).row(0, named=True)
-    pool = _counts(lf.filter(pl.col("seat") == 0).map(  # the pool after the last deal of each match
+    pool = collect_additive(lf.filter(pl.col("seat") == 0).map(  # the pool after the last deal of each match
         lambda f: f.group_by("match").agg(pl.col("pool_after").sort_by("deal").last().cast(pl.Float64))), [],
         pl.col("pool_after").sum().alias("total"), pl.len().cast(pl.Int64).alias("matches")).row(0, named=True)
     n_seats = len(policies)
@@ -54,7 +55,7 @@ def summarize_run(out: str | Path) -> dict:
         "seats": [{**row, "policy": policies[row["seat"]], "zero_sum_mean": z["mean"], "zero_sum_ci_low": z["ci_low"],
                    "zero_sum_ci_high": z["ci_high"]} for row, z in zip(seats.to_dicts(), zero_sum.to_dicts())],
         "pool_left_per_match": pool["total"] / pool["matches"],
-        "quinola_fate": {r["quinola_fate"]: r["rate"] for r in fate.to_dicts()},
+        "quinola_fate": {r["quinola_fate"]: r["k"] / fates["k"].sum() for r in fates.to_dicts()},
         **counts,
     }
 
