@@ -21,8 +21,8 @@ TOL = {"rel_tol": 1e-9, "abs_tol": 1e-9}
 def run_dir(tmp_path_factory):
     """Random play (large pools: a hard case for rounding), four parts of 10 matches, the last one shorter."""
     out = tmp_path_factory.mktemp("batches") / "run"
-    spec = RunSpec(rules="parlett", rules_params=PARLETT.to_params(), seats=["random", "lowest", "avoid", "random"],
-                   seed=5, n_matches=37, match_deals=12, chunk_matches=10)
+    spec = RunSpec.for_deals(PARLETT, ["random", "lowest", "avoid", "random"], deals=37 * 12, seed=5,
+                             chunk_matches=10)
     run(spec, out, engine="reference")
     return out
 

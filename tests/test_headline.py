@@ -16,8 +16,7 @@ REASONS = ("quinola_dumped", "quinola_forced", "quinola_led")
 @pytest.fixture(scope="module")
 def rows(tmp_path_factory):
     out = tmp_path_factory.mktemp("headline") / "run"
-    spec = RunSpec(rules="parlett", rules_params=PARLETT.to_params(), seats=["random", "avoid", "lowest", "avoid"],
-                   seed=8, n_matches=30, match_deals=12, chunk_matches=7)
+    spec = RunSpec.for_deals(PARLETT, ["random", "avoid", "lowest", "avoid"], deals=30 * 12, seed=8, chunk_matches=7)
     run(spec, out, engine="reference")
     _, lf = load_run(out)
     df = lf.collect().to_pandas()

@@ -19,8 +19,7 @@ SEATS = ["random"] * 4
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("plot") / "run"
-    spec = RunSpec(rules="parlett", rules_params=PARLETT.to_params(), seats=SEATS, seed=11, n_matches=N_MATCHES,
-                   match_deals=12, chunk_matches=16)
+    spec = RunSpec.for_deals(PARLETT, SEATS, deals=N_MATCHES * 12, seed=11, chunk_matches=16)
     run(spec, out, engine="reference")
     return out
 
