@@ -13,20 +13,13 @@ import polars as pl
 
 from . import __version__, reference
 from .analysis import analysis_tables, summarize_run
+from .cli_options import rules_option, seed_option
 from .policies import FAMILIES, NAMED, PolicySpecError, parse_seats, parse_spec
 from .record import RunError, RunSpec, read_manifest
 from .rules import PRESETS, RulesError, get_preset
 from .simulate import ENGINES, run
 
-MAX_SEED = 2**63 - 1
 MAX_MATCH = 2**32 - 1
-
-
-def _rules(ctx, param, value):
-    try:
-        return get_preset(value)
-    except RulesError as e:
-        raise click.BadParameter(str(e)) from None
 
 
 def _seats(ctx, rules, specs):
@@ -36,13 +29,9 @@ def _seats(ctx, rules, specs):
         raise click.BadParameter(str(e), param_hint="'--seat'") from None
 
 
-rules_option = click.option("--rules", "rules", default="parlett", show_default=True, callback=_rules,
-                            help=f"Rules preset: {', '.join(PRESETS)}.")
 seat_option = click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
                            help="Seat policy 'family[:key=value,...]'; once for every seat, or once per seat "
                                 "(four; five under modern_five) (default: random).")
-seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-                           help="Run seed (a non-negative integer).")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -12,17 +12,11 @@ import sys
 import click
 import polars as pl
 
+from .cli_options import rules_option, seed_option
 from .duplicate import compare, json_ready, sprt_compare, sweep, tournament
 from .policies import PolicySpecError, parse_spec
-from .rules import PRESETS, RulesError, get_preset
+from .rules import RulesError
 from .simulate import ENGINES
-
-
-def _rules(ctx, param, value):
-    try:
-        return get_preset(value)
-    except RulesError as e:
-        raise click.BadParameter(str(e)) from None
 
 
 def _spec(ctx, param, value):
@@ -49,9 +43,8 @@ def _fail(e: Exception):
 
 
 common = [
-    click.option("--rules", "rules", default="parlett", show_default=True, callback=_rules,
-                 help=f"Rules preset: {', '.join(PRESETS)}."),
-    click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Run seed."),
+    rules_option,
+    seed_option,
     click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True),
     click.option("--threads", type=click.IntRange(1), default=None, help="Threads (default: all cores)."),
     click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
@@ -234,7 +227,7 @@ def register(main: click.Group) -> None:
             click.echo(f"\nbest: {res.best}: {verdict} on seed {confirm_seed}")
 
     @main.command("bench")
-    @click.option("--rules", "rules", default="parlett", show_default=True, callback=_rules)
+    @rules_option
     @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC", help="Seat policies (default: random).")
     @click.option("--deals", type=click.IntRange(1), default=240_000, show_default=True,
                   help="Deals per kernel measurement.")
