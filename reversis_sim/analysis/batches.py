@@ -3,10 +3,10 @@
 A polars query over one lazy scan of every part reads whole columns (the in-memory engine) or keeps a hash entry per
 match (the streaming engine, for the per-match totals every mean needs): memory grows with the run. A part file,
 however, holds whole matches (a chunk), so every per-match total lies within one part. :class:`Batches` is a run's
-part files cut into consecutive batches of about ``rows`` rows, each a lazy scan; the analysis functions accept it
-wherever they accept a frame and add up their per-batch results: counts are summed, and means are combined from
-per-group moments of the per-match totals (:func:`.stats.ratio_mean_ci_moments`), exactly what they would be on the
-whole run up to rounding. Only one batch is in memory at a time.
+part files cut into consecutive batches of about ``rows_per_batch`` rows, each a lazy scan; the analysis functions
+accept it wherever they accept a frame and add up their per-batch results: counts are summed, and means are
+combined from per-group moments of the per-match totals (:func:`.stats.ratio_mean_ci_moments`), exactly what they
+would be on the whole run up to rounding. Only one batch is in memory at a time.
 """
 
 from __future__ import annotations
@@ -78,6 +78,11 @@ class Batches:
         return both.group_by(keys).agg(pl.all().sum()).sort(keys)
 
 
+def lazy(frame: pl.DataFrame | pl.LazyFrame | Batches) -> pl.LazyFrame | Batches:
+    """A DataFrame as a LazyFrame; a LazyFrame or :class:`Batches` as it is."""
+    return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+
+
 def collect_additive(frame: pl.DataFrame | pl.LazyFrame | Batches, keys: Sequence[str | pl.Expr], *aggs: pl.Expr,
                      engine: str = "auto") -> pl.DataFrame:
     """``group_by(keys).agg(*aggs)`` (``select(*aggs)`` without keys) of additive aggregates (sums, counts),
@@ -88,12 +93,10 @@ def collect_additive(frame: pl.DataFrame | pl.LazyFrame | Batches, keys: Sequenc
     query = (lambda f: f.group_by(keys).agg(*aggs)) if keys else (lambda f: f.select(*aggs))
     if isinstance(frame, Batches):
         return frame.sum_by(query, names)
-    out = query(frame.lazy() if isinstance(frame, pl.DataFrame) else frame).collect(engine=engine)
+    out = query(lazy(frame)).collect(engine=engine)
     return out.sort(names) if names else out
 
 
 def frames_of(frame: pl.DataFrame | pl.LazyFrame | Batches) -> list[pl.LazyFrame]:
     """The lazy frames to aggregate one after the other: the batches, or the one frame."""
-    if isinstance(frame, Batches):
-        return frame.frames
-    return [frame.lazy() if isinstance(frame, pl.DataFrame) else frame]
+    return frame.frames if isinstance(frame, Batches) else [lazy(frame)]

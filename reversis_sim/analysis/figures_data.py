@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as _st
 
-from .batches import Batches, collect_additive
+from .batches import Batches, collect_additive, lazy
 from .compare import _names, _require
 
 __all__ = ["convergence", "fish_distribution"]
@@ -25,10 +25,6 @@ Frame = pl.DataFrame | pl.LazyFrame | Batches
 _BIN = "__bin"
 ENGINE = "streaming"
 """Polars engine for the aggregations here: streaming reads a large run in batches instead of whole columns."""
-
-
-def _lazy(frame: Frame) -> pl.LazyFrame | Batches:
-    return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
 
 
 def _fmt(x: float) -> str:
@@ -127,7 +123,7 @@ def fish_distribution(frame: Frame, by: str | Sequence[str] | None = "policy",
         is the share of the group beyond the range. ``count`` sums to ``n`` in every group.
     """
     by_cols = _names(by)
-    lf = _lazy(frame)
+    lf = lazy(frame)
     _require(lf, [value] + by_cols, "fish_distribution")
     dtype = lf.collect_schema()[value]
     x = pl.col(value)
@@ -240,7 +236,7 @@ def convergence(frame: Frame, by: str | Sequence[str] | None = "seat", points: i
     if not 0.0 < level < 1.0:
         raise ValueError(f"level must lie strictly between 0 and 1, got {level}")
     by_cols = _names(by)
-    lf = _lazy(frame)
+    lf = lazy(frame)
     _require(lf, ["match", "deal", value] + by_cols, "convergence")
 
     def per_match(f: pl.LazyFrame) -> pl.LazyFrame:

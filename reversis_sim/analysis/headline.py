@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from .batches import Batches, collect_additive, frames_of
+from .batches import Batches, collect_additive, frames_of, lazy
 from .compare import UnitMoments, mean_table, rate_table
 
 Frame = pl.DataFrame | pl.LazyFrame | Batches
 
 QUINOLA_REASONS = ("quinola_dumped", "quinola_forced", "quinola_led")
-
-
-def _lazy(frame: Frame) -> pl.LazyFrame | Batches:
-    return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
 
 
 def fish_by(frame: Frame, by: str | list[str] = "seat", value: str = "fish") -> pl.DataFrame:
@@ -34,7 +30,7 @@ def fish_by(frame: Frame, by: str | list[str] = "seat", value: str = "fish") -> 
     Returns columns: the group keys, ``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units`` (matches),
     ``n_deals`` (rows of the group).
     """
-    return mean_table(_lazy(frame), by, value, unit="match")
+    return mean_table(lazy(frame), by, value, unit="match")
 
 
 def with_pool_share(frame: Frame, n_seats: int) -> pl.LazyFrame | Batches:
@@ -42,7 +38,7 @@ def with_pool_share(frame: Frame, n_seats: int) -> pl.LazyFrame | Batches:
     pool. Over a match these shares add up to the pool left at its end, split equally (A34), so the seats' sums
     are zero-sum; comparisons between seats or policies are unchanged, while ``fish`` alone counts the chips
     stranded in the pool as lost."""
-    return _lazy(frame).with_columns(
+    return lazy(frame).with_columns(
         (pl.col("fish") + (pl.col("pool_after") - pl.col("pool_before")) / n_seats).alias("fish_zero_sum"))
 
 
@@ -51,7 +47,7 @@ def with_quinola_net(frame: Frame) -> pl.LazyFrame | Batches:
     received minus paid, plus a pool won, minus a pool doubling paid, minus the capture surcharge of the
     ``modern`` family (pot + 4, A22)."""
     q = sum(pl.col(f"received_{r}") - pl.col(f"paid_{r}") for r in QUINOLA_REASONS)
-    return _lazy(frame).with_columns(
+    return lazy(frame).with_columns(
         (q + pl.col("received_pool_won") - pl.col("paid_pool_double") - pl.col("paid_quinola_captured"))
         .alias("quinola_net"))
 
@@ -124,7 +120,7 @@ def reversis_rates(frame: Frame, by: str = "policy") -> pl.DataFrame:
     ``reversis_broken`` (per commitment), ``espagnolette_eligible`` (per deal and seat), ``espagnolette_declared``
     (per eligible hand), ``espagnolette_made`` (per declaration).
     """
-    flagged = _lazy(frame).with_columns(
+    flagged = lazy(frame).with_columns(
         (pl.col("reversis_seat") == pl.col("seat")).alias("committed"),
         (pl.col("espagnolette_eligible") == pl.col("seat")).alias("eligible"),
         (pl.col("espagnolette_seat") == pl.col("seat")).alias("declared"),
