@@ -12,11 +12,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import cards as C
-from .reference import REASONS, espagnolette_eligible
+from .game import POOL, REASONS, espagnolette_eligible
+from .game import quinola_fate as fate_of_tricks
 from .rules import Rules
-
-FATES = ("talon", "dumped", "forced", "led")
-"""Quinola fate codes (RULES.md §1.7; ``talon`` = never played, R27)."""
 
 N_REASONS = len(REASONS)
 
@@ -34,7 +32,7 @@ DEAL_COLUMNS: dict[str, tuple[str, bool]] = {
     "to_pool": ("int64", True),  # everything each seat paid into the pool this deal
     "from_pool": ("int64", True),  # everything each seat took out of the pool this deal
     "quinola_holder": ("int8", False),  # seat holding the J♥ at the first lead, -1 if in the talon
-    "quinola_fate": ("int8", False),  # index into FATES
+    "quinola_fate": ("int8", False),  # index into reversis_sim.game.FATES
     "quinola_trick": ("int8", False),  # 1-based trick the J♥ was played in, 0 if never
     "party_winner": ("int8", False),  # -1 if cancelled
     "party_loser": ("int8", False),  # -1 unless the preset has one payer
@@ -60,15 +58,8 @@ def empty(n_deals: int, n_seats: int = 4) -> dict[str, np.ndarray]:
 
 
 def quinola_fate(record: dict) -> tuple[int, int]:
-    """(fate code, 1-based trick) of the J♥ in a deal record."""
-    for t, trick in enumerate(record["tricks"], start=1):
-        if "JH" in trick["cards"]:
-            i = trick["cards"].index("JH")
-            if i == 0:
-                return FATES.index("led"), t
-            forced = C.suit_of(C.parse(trick["cards"][0])) == C.HEARTS
-            return FATES.index("forced" if forced else "dumped"), t
-    return FATES.index("talon"), 0
+    """(fate code, 1-based trick) of the J♥ in a deal record (:func:`reversis_sim.game.quinola_fate`)."""
+    return fate_of_tricks([C.parse(c) for c in trick["cards"]] for trick in record["tricks"])
 
 
 def from_records(records: Sequence[dict], rules: Rules) -> dict[str, np.ndarray]:
@@ -103,8 +94,8 @@ def from_records(records: Sequence[dict], rules: Rules) -> dict[str, np.ndarray]
         out["espagnolette_made"][i] = bool(esp and esp["made"])
         for p in rec["payments"]:
             k = REASONS.index(p["reason"])
-            payer = pool if p["from"] == "pool" else p["from"]
-            payee = pool if p["to"] == "pool" else p["to"]
+            payer = pool if p["from"] == POOL else p["from"]
+            payee = pool if p["to"] == POOL else p["to"]
             out["paid"][i, payer, k] += p["amount"]
             if payee == pool:
                 out["to_pool"][i, payer] += p["amount"]

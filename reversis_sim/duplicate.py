@@ -47,8 +47,10 @@ from . import __version__, keys, reference, simulate
 from .analysis import compare as frames
 from .analysis import stats
 from .columns import from_records
+from .game import dealer_of
 from .policies import PolicySpec, make_policy, parse_spec
 from .record import RunError, _git_commit, _versions, _write_json_atomic
+from .reference.match import placed
 from .rules import Rules, get_preset
 
 __all__ = ["CompareResult", "EngineFeatureError", "SprtResult", "SprtUpdate", "SweepResult", "TournamentResult",
@@ -138,10 +140,10 @@ def _reference_columns(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, 
             for p in policies:
                 p.match, p.deal = match, deal
             record = reference.play_deal(rules, policies, seed=seed, match=match, deal=deal,
-                                         dealer=reference.dealer_of(rules, deal), pool_before=pool, seat_names=names,
+                                         dealer=dealer_of(rules, deal), pool_before=pool, seat_names=names,
                                          double_ante=double_ante, score_before=score)
             pool = record["result"]["pool_after"] if rules.pool_persists else 0
-            double_ante = rules.double_ante_after_placement and reference.quinola_placed(record)
+            double_ante = rules.double_ante_after_placement and placed(record)
             records.append(record)
             if rules.scoring == "simple":
                 score = record["result"]["score_after"]

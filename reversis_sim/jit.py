@@ -12,9 +12,10 @@ kernel), all sharing :data:`JIT_OPTIONS`:
 
 Cache freshness. numba checks a cached kernel only against the file that *defines* it, not against the files of
 the jitted functions it calls: editing ``engine/keys.py`` would leave a stale ``engine/deal.py`` kernel in the
-cache. We therefore add a fingerprint of every source file of the engine (and of ``cards.py``, ``keys.py`` and
-``reference.py``, whose constants the kernels freeze in) to the source stamp numba compares (a small locator
-subclass registered for the engine's files only); any edit to those files recompiles the engine.
+cache. We therefore add a fingerprint of the kernels' own sources (every file with jitted code, and ``cards.py``,
+``keys.py`` and ``game/vocabulary.py``, whose constants the kernels freeze in) to the source stamp numba compares
+(a small locator subclass registered for the engine's files only); any edit to those files recompiles the engine,
+and an edit anywhere else (the reference engine, the record builder, a wrapper) does not.
 """
 
 from __future__ import annotations
@@ -60,11 +61,11 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 _ENGINE_DIR = _PACKAGE_DIR / "engine"
 # Jitted code lives in engine/, policies/heuristic.py and bits.py. Engine modules without jitted code need not
 # recompile the kernels when edited. Also watched: the package files whose constants the kernels freeze in (card
-# codes, key constants and decision indices, the payment reason numbers) and this file (the options).
+# codes, key constants and decision indices, the payment reason and Quinola fate numbers) and this file (the options).
 _PURE_PYTHON = {"__init__.py", "batch.py", "bench.py", "seats.py", "stress.py", "trace.py"}
 _JITTED_OUTSIDE_ENGINE = ("bits.py", "policies/heuristic.py")
 _WATCHED_FILES = tuple(p for p in sorted(_ENGINE_DIR.rglob("*.py")) if p.name not in _PURE_PYTHON) + tuple(
-    _PACKAGE_DIR / name for name in _JITTED_OUTSIDE_ENGINE + ("jit.py", "cards.py", "keys.py", "reference.py"))
+    _PACKAGE_DIR / name for name in _JITTED_OUTSIDE_ENGINE + ("jit.py", "cards.py", "keys.py", "game/vocabulary.py"))
 
 
 @functools.cache

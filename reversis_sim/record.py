@@ -23,8 +23,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import __version__
-from .columns import FATES, N_REASONS
-from .reference import REASONS
+from .columns import N_REASONS
+from .game import FATES, REASONS
 
 FORMAT = "reversis-run/1"
 SCHEMA_VERSION = 1

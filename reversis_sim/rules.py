@@ -167,6 +167,8 @@ class Rules:
     """A failed declarer puts back the pool he won times this (R41)."""
     espagnolette_each_opponent: int = 0
     """``modern``: a made espagnolette is paid this by each opponent (and takes the pot); a failed one pays it."""
+    espagnolette_reversis_extra: int = 0
+    """``serbian`` (F3.7 step 1): a declarer who is not the maker of a made reversis pays the maker this more."""
 
     # --- the penalty and bank families (F1, F3) ----------------------------------------------------------
     penalty_to_pool: bool = False
@@ -402,7 +404,8 @@ PRESETS: dict[str, Rules] = {
         party_bonus=0, party_payers="none", party_opposite_factor=1, tie_order=(1, 2, 3, 0),
         reversis_rollback=(), reversis_neighbour=0, reversis_opposite=0, reversis_plus_pool=True,
         reversis_to_breaker=0, espagnolette_success="is_deal_winner", espagnolette_return_factor=2,
-        espagnolette_pool_return_factor=0, bete_payment=4, winner_takes_pool=True, start_chips=1110),
+        espagnolette_pool_return_factor=0, espagnolette_reversis_extra=2, bete_payment=4, winner_takes_pool=True,
+        start_chips=1110),
 }
 """Every preset by name. Later presets are added here as data (RULES.md §2.2, §3 F)."""
 

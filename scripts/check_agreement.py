@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from reversis_sim import reference  # noqa: E402
 from reversis_sim.engine.compiled import check_engine_supported, engine_plays  # noqa: E402
 from reversis_sim.engine.stress import STRESS  # noqa: E402
-from reversis_sim.engine.trace import first_difference, trace_match  # noqa: E402
+from reversis_sim.engine.trace import trace_match  # noqa: E402
+from reversis_sim.game import first_difference  # noqa: E402
 from reversis_sim.policies import parse_seats  # noqa: E402
 from reversis_sim.rules import PRESETS, RulesError  # noqa: E402
 

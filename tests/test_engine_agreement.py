@@ -16,7 +16,7 @@ import pytest
 from reversis_sim import columns, reference
 from reversis_sim.engine import check_engine_supported, engine_plays, play_matches, trace_deal, trace_match
 from reversis_sim.engine.stress import STRESS
-from reversis_sim.engine.trace import first_difference
+from reversis_sim.game import first_difference
 from reversis_sim.policies import PolicySpecError, parse_seats
 from reversis_sim.rules import PRESETS, RulesError
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import pytest
 from dealbuilder import antes, build, net, replace_trick, rows, settle
 
-from reversis_sim.reference import IllegalPlay
+from reversis_sim.game import IllegalPlay
 
 POOL = "pool"
 

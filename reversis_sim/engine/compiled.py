@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import cards as C
-from .. import reference
+from ..game import REASONS
 from ..rules import SCORINGS, TALON_MODES, Rules, RulesError
 from .keys import MAX_SEATS
 
@@ -118,7 +118,10 @@ P_PLACEMENT_IS_CAPTURE = 64  # modern_simple: a placed J♥ counts as captured
 P_SIMPLE_Q_EXTRA = 65  # simple scoring: taking the J♥ scores this on top of its point
 P_TARGET_TOTAL = 66  # simple scoring: the match ends after the deal in which a running total reaches this
 P_TIE_POS = 67  # 67..71: position in the tie order of the seat at offset k from the dealer (smaller wins)
-N_PARAMS = P_TIE_POS + MAX_SEATS
+P_REV_PLUS_POOL = 72  # a made reversis also takes the pool (modern, serbian)
+P_PENALTY_TO_POOL = 73  # penalty scoring: card points are paid into the pot as penalty fiches (A18)
+P_ESP_REVERSIS_EXTRA = 74  # bank scoring: a declarer pays the maker of a made reversis this more (F3.7)
+N_PARAMS = P_ESP_REVERSIS_EXTRA + 1
 
 TALON_NONE, TALON_BLIND, TALON_TAKE = 0, 1, 2  # rules.TALON_MODES: none, optional_blind_exchange, take_then_discard
 PAYERS_EACH_OTHER, PAYERS_LOSER_ONLY, PAYERS_NONE = 0, 1, 2
@@ -127,31 +130,31 @@ NOT_RANKED = 99  # tie position of the sitting-out dealer (never ranked)
 
 T_STRENGTH, T_TRICK_POINTS, T_TALON_POINTS = 0, 1, 2
 
-#: payment reason codes: the index in reference.REASONS
-R_ANTE = reference.REASONS.index("ante")
-R_ACE_DUMPED = reference.REASONS.index("ace_dumped")
-R_ACE_FORCED = reference.REASONS.index("ace_forced")
-R_ACE_LED = reference.REASONS.index("ace_led")
-R_Q_DUMPED = reference.REASONS.index("quinola_dumped")
-R_Q_FORCED = reference.REASONS.index("quinola_forced")
-R_Q_LED = reference.REASONS.index("quinola_led")
-R_POOL_DOUBLE = reference.REASONS.index("pool_double")
-R_POOL_WON = reference.REASONS.index("pool_won")
-R_PARTY = reference.REASONS.index("party")
-R_REVERSIS_MADE = reference.REASONS.index("reversis_made")
-R_REVERSIS_BROKEN = reference.REASONS.index("reversis_broken")
-R_RETURN = reference.REASONS.index("return")
-R_Q_CAPTURED = reference.REASONS.index("quinola_captured")
-R_PENALTY = reference.REASONS.index("penalty")
-R_BETE = reference.REASONS.index("bete")
-R_BETE_SHARE = reference.REASONS.index("bete_share")
-R_POOL_TO_WINNER = reference.REASONS.index("pool_to_winner")
-R_REVERSIS_POOL = reference.REASONS.index("reversis_pool")
-R_ESP_MADE = reference.REASONS.index("espagnolette_made")
-R_ESP_POOL = reference.REASONS.index("espagnolette_pool")
-R_ESP_FAILED = reference.REASONS.index("espagnolette_failed")
-R_ESP_REVERSIS = reference.REASONS.index("espagnolette_reversis")
-R_BANK_DOUBLE = reference.REASONS.index("bank_double")
+#: payment reason codes: the index in reversis_sim.game.REASONS
+R_ANTE = REASONS.index("ante")
+R_ACE_DUMPED = REASONS.index("ace_dumped")
+R_ACE_FORCED = REASONS.index("ace_forced")
+R_ACE_LED = REASONS.index("ace_led")
+R_Q_DUMPED = REASONS.index("quinola_dumped")
+R_Q_FORCED = REASONS.index("quinola_forced")
+R_Q_LED = REASONS.index("quinola_led")
+R_POOL_DOUBLE = REASONS.index("pool_double")
+R_POOL_WON = REASONS.index("pool_won")
+R_PARTY = REASONS.index("party")
+R_REVERSIS_MADE = REASONS.index("reversis_made")
+R_REVERSIS_BROKEN = REASONS.index("reversis_broken")
+R_RETURN = REASONS.index("return")
+R_Q_CAPTURED = REASONS.index("quinola_captured")
+R_PENALTY = REASONS.index("penalty")
+R_BETE = REASONS.index("bete")
+R_BETE_SHARE = REASONS.index("bete_share")
+R_POOL_TO_WINNER = REASONS.index("pool_to_winner")
+R_REVERSIS_POOL = REASONS.index("reversis_pool")
+R_ESP_MADE = REASONS.index("espagnolette_made")
+R_ESP_POOL = REASONS.index("espagnolette_pool")
+R_ESP_FAILED = REASONS.index("espagnolette_failed")
+R_ESP_REVERSIS = REASONS.index("espagnolette_reversis")
+R_BANK_DOUBLE = REASONS.index("bank_double")
 
 
 @dataclass(frozen=True)
@@ -262,6 +265,9 @@ def compile_rules(rules: Rules) -> CompiledRules:
     p[P_PLACEMENT_IS_CAPTURE] = r.placement_is_capture
     p[P_SIMPLE_Q_EXTRA] = r.simple_quinola_extra
     p[P_TARGET_TOTAL] = r.target_total
+    p[P_REV_PLUS_POOL] = r.reversis_plus_pool
+    p[P_PENALTY_TO_POOL] = r.penalty_to_pool
+    p[P_ESP_REVERSIS_EXTRA] = r.espagnolette_reversis_extra
 
     t = r.tables
     tables = np.array([t.strength, t.trick_points, t.talon_points], dtype=np.int64)

@@ -11,7 +11,7 @@ batch passes scratch arrays that it reuses; :mod:`.trace` passes one set per dea
 - ``exch`` (``int64 (4, 3)``): the exchange decisions in order: seat, discarded card (-1: kept), took (0/1);
 - ``tricks`` (``int64 (MAX_TRICKS, 6)``): leader, the four cards in playing order from the leader, winner;
 - ``ledger`` (``int64 (MAX_LEDGER, 6)``): payment rows in order: trick (1-based, 0 = none), payer, payee
-  (``POOL`` = the pool), amount, reason (index in ``reference.REASONS``), returned-by-the-commitment flag;
+  (``POOL`` = the pool), amount, reason (index in ``reversis_sim.game.REASONS``), returned-by-the-commitment flag;
 - ``claims`` (``int64 (MAX_CLAIMS, 4)``, scratch): led Aces / Quinola waiting for the party winner (R22): trick,
   holder, base amount, reason;
 - ``cards`` (``int64 (2 * SWAPS,)``, scratch): the deck being shuffled, then from ``SWAPS`` on the swap
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..game import FATE_DUMPED, FATE_FORCED, FATE_LED, FATE_TALON, IllegalPlay
 from ..jit import njit
-from ..reference import IllegalPlay
 from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS
 from .policy import N_DRAWS
 
@@ -68,7 +68,7 @@ COL_DOUBLE_ANTE = 53  # serbian: this deal's antes were doubled (F3.3)
 COL_SCORE = 54  # 54..58: simple scoring, each seat's score of this deal (F4.3)
 N_COLS = COL_SCORE + MAX_SEATS
 
-Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = 0, 1, 2, 3
+Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED  # reversis_sim.game.FATES
 ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER = 1, 2, 3
 
 H_DEALT, H_LEAD, H_NOW = 0, 1, 2

@@ -27,6 +27,7 @@ from .compiled import (
     P_ESP_GOAL,
     P_ESP_POOL_RETURN_FACTOR,
     P_ESP_RETURN_FACTOR,
+    P_ESP_REVERSIS_EXTRA,
     P_EVERY_DEALER,
     P_EVERY_EACH,
     P_HAND_SIZE,
@@ -35,6 +36,7 @@ from .compiled import (
     P_OPPOSITE_FACTOR,
     P_PARTY_OPPOSITE_FACTOR,
     P_PARTY_PAYERS,
+    P_PENALTY_TO_POOL,
     P_PLACEMENT_IS_CAPTURE,
     P_Q_CAPTURE_SURCHARGE,
     P_Q_FORCED_EACH_OTHER,
@@ -50,6 +52,7 @@ from .compiled import (
     P_REV_EACH_OPPONENT,
     P_REV_NEIGHBOUR,
     P_REV_OPPOSITE,
+    P_REV_PLUS_POOL,
     P_REV_TO_BREAKER,
     P_ROLLBACK_CLAIMS,
     P_ROLLBACK_POOL,
@@ -113,7 +116,6 @@ from .layout import (
 QUINOLA = C.QUINOLA
 ACE_OF_DIAMONDS = C.ACE_OF_DIAMONDS
 RANK_ACE = C.RANK_ACE
-ESP_REVERSIS_EXTRA = 2  # F3.7 step 1 (serbian): a declarer who is not the reversis maker pays him 2 more
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -354,6 +356,8 @@ def settle_party(P, n, row, ledger, claims, n_claims, dealer, declarer, committe
                 if s != c and s != sit:
                     amount = P[P_REV_OPPOSITE] if ((s - c) & 3) == 2 else P[P_REV_NEIGHBOUR]
                     pay(row, ledger, 0, s, c, amount, R_REVERSIS_MADE)
+            if P[P_REV_PLUS_POOL]:
+                pay(row, ledger, 0, POOL, c, row[COL_POOL_AFTER], R_REVERSIS_POOL)
         elif P[P_REV_BROKEN_PAYS_POOL]:  # F2.1 (pierer, A31): the maker pays the basket's amount into it
             pay(row, ledger, 0, c, POOL, row[COL_POOL_AFTER], R_REVERSIS_BROKEN)
         else:  # R37: a flat 64 to the breaker
@@ -434,7 +438,8 @@ def settle_penalty(P, n, row, ledger, tricks, dealer, declarer, committed, made)
             for s in range(n):
                 if s != c and s != sit:
                     pay(row, ledger, 0, s, c, P[P_REV_EACH_OPPONENT], R_REVERSIS_MADE)
-            pay(row, ledger, 0, POOL, c, row[COL_POOL_AFTER], R_REVERSIS_POOL)
+            if P[P_REV_PLUS_POOL]:
+                pay(row, ledger, 0, POOL, c, row[COL_POOL_AFTER], R_REVERSIS_POOL)
             if d >= 0:
                 row[COL_ESP_SEAT] = d  # void (made: false, G13)
             return
@@ -466,9 +471,10 @@ def settle_penalty(P, n, row, ledger, tricks, dealer, declarer, committed, made)
         surcharge = row[COL_POOL_AFTER] + P[P_Q_CAPTURE_SURCHARGE]
         pay(row, ledger, 0, taker, POOL, surcharge, R_Q_CAPTURED)
     # Step 4: penalty fiches: each seat pays its card points into the pot (A18).
-    for s in range(n):
-        if s != sit:
-            pay(row, ledger, 0, s, POOL, row[COL_POINTS + s], R_PENALTY)
+    if P[P_PENALTY_TO_POOL]:
+        for s in range(n):
+            if s != sit:
+                pay(row, ledger, 0, s, POOL, row[COL_POINTS + s], R_PENALTY)
     # Step 5: the deal winner (fewest penalty) and the bête (most) pays him (F0.4); F1.6: the dealer's share.
     winner, bete = deal_winner_and_bete(P, n, row, dealer, taker, surcharge)
     row[COL_PARTY_WINNER] = winner
@@ -497,10 +503,11 @@ def settle_bank(P, n, row, ledger, dealer, declarer, committed, made):
                     if ledger[idx, 0] != 0 and ledger[idx, 2] == s:
                         got += ledger[idx, 3]
                 pay(row, ledger, 0, s, c, got, R_REVERSIS_MADE)
-        pay(row, ledger, 0, POOL, c, row[COL_POOL_AFTER], R_REVERSIS_POOL)
+        if P[P_REV_PLUS_POOL]:
+            pay(row, ledger, 0, POOL, c, row[COL_POOL_AFTER], R_REVERSIS_POOL)
         if d >= 0:
             if d != c:
-                pay(row, ledger, 0, d, c, ESP_REVERSIS_EXTRA, R_ESP_REVERSIS)
+                pay(row, ledger, 0, d, c, P[P_ESP_REVERSIS_EXTRA], R_ESP_REVERSIS)
             row[COL_ESP_SEAT] = d  # void (made: false, G13)
         return
     if d >= 0:

@@ -1,7 +1,8 @@
-"""Deal records from the kernel: the same record (RULES.md Appendix A) as :func:`reversis_sim.reference.replay`.
+"""Deal records from the kernel: the same record (RULES.md Appendix A) as the reference engine's replay.
 
 The kernel plays the match up to the wanted deal (the pool carries) and keeps every array it wrote; this module
-only turns those arrays into the JSON-ready dict. ``trace_deal(...) == reference.replay(...)`` is what
+only turns those arrays into a :class:`reversis_sim.game.DealOutcome`, which the one record builder,
+:func:`reversis_sim.game.deal_record`, writes out. That the two engines' records are equal (==) is what
 ``tests/test_engine_agreement.py`` checks on thousands of deals.
 """
 
@@ -10,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import cards as C
-from .. import reference
+from ..game import POOL as POOL_PARTY
+from ..game import REASONS, DealOutcome, Exchange, Payment, Reversis, TrickRecord, deal_record
 from ..policies import PolicySpec, parse_spec
 from ..rules import Rules
 from .compiled import POOL, compile_rules
@@ -23,20 +25,14 @@ from .layout import (
     COL_ERROR,
     COL_ESP_GOAL,
     COL_ESP_MADE,
-    COL_ESP_SEAT,
-    COL_FISH,
     COL_N_EXCH,
     COL_N_PAYMENTS,
     COL_PARTY_LOSER,
     COL_PARTY_WINNER,
-    COL_POINTS,
-    COL_POOL_AFTER,
     COL_POOL_BEFORE,
     COL_REV_BREAKER,
     COL_REV_MADE,
     COL_REV_SEAT,
-    COL_SCORE,
-    COL_WON,
     H_DEALT,
     H_LEAD,
     kernel_error,
@@ -88,110 +84,45 @@ def _records(rules: Rules, seats, seed: int, match: int, n_deals: int, wanted: i
     return out
 
 
-def first_difference(kernel, ref, path: str = "") -> str | None:
-    """Where two deal records (or any JSON-like values) first differ, as ``path: kernel ... != reference ...``;
-    None when they are equal (types included)."""
-    if isinstance(kernel, dict) and isinstance(ref, dict):
-        for k in list(ref) + [k for k in kernel if k not in ref]:
-            if k not in kernel or k not in ref:
-                return f"{path}.{k}: present only in the {'reference' if k in ref else 'kernel'} record"
-            d = first_difference(kernel[k], ref[k], f"{path}.{k}")
-            if d:
-                return d
-        return None
-    if isinstance(kernel, list) and isinstance(ref, list):
-        for i, (x, y) in enumerate(zip(kernel, ref)):
-            d = first_difference(x, y, f"{path}[{i}]")
-            if d:
-                return d
-        if len(kernel) != len(ref):
-            return f"{path}: kernel has {len(kernel)} items, reference {len(ref)}"
-        return None
-    if kernel != ref or type(kernel) is not type(ref):
-        return f"{path}: kernel {kernel!r} != reference {ref!r}"
-    return None
+def _party(x: int) -> int | str:
+    """A ledger party code as a record's party: a seat, or the pool."""
+    return POOL_PARTY if x == POOL else int(x)
 
 
-def _seat(x: int) -> int | str:
-    return reference.POOL if x == POOL else int(x)
+def _opt(x) -> int | None:
+    return None if x < 0 else int(x)
 
 
 def _record(rules: Rules, names: list[str], seed: int, match: int, deal: int, score_before: list[int], row, hands,
             offered, exch, tricks, ledger) -> dict:
+    """The deal record of one deal's arrays (:mod:`.layout`), through the one builder,
+    :func:`reversis_sim.game.deal_record`."""
     if row[COL_ERROR]:
         raise kernel_error(row[COL_ERROR], match, deal)
     n = rules.n_seats
     exchanges, talon = [], []
     for k in range(int(row[COL_N_EXCH])):
         seat, discard, took = (int(x) for x in exch[k])
-        exchanges.append({"seat": seat, "discard": None if discard < 0 else C.name(discard), "took": bool(took)})
+        exchanges.append(Exchange(seat, None if discard < 0 else discard, bool(took)))
         talon.append(discard if discard >= 0 else int(offered[seat]))
-    rows = ledger[:int(row[COL_N_PAYMENTS])]
-    payments = [{"trick": int(t) or None, "from": _seat(a), "to": _seat(b), "amount": int(amount),
-                 "reason": reference.REASONS[reason]}
-                for t, a, b, amount, reason, _ in rows]
-    tricks_out = [{"leader": int(tr[0]), "cards": C.names(int(c) for c in tr[1:5]), "winner": int(tr[5])}
-                  for tr in tricks[:rules.n_tricks]]
-
-    def opt(x) -> int | None:
-        return None if x < 0 else int(x)
-
+    payments = [Payment(int(t) or None, _party(a), _party(b), int(amount), REASONS[reason])
+                for t, a, b, amount, reason, _ in ledger[:int(row[COL_N_PAYMENTS])]]
+    declarer = _opt(row[COL_DECLARER])
     goal = ("lose_all", "win_all")[int(row[COL_ESP_GOAL])] if rules.espagnolette_goal_choice else None
-    points = [int(row[COL_POINTS + s]) for s in range(n)]
-    result = {
-        "fish": [int(row[COL_FISH + s]) for s in range(n)],
-        "pool_after": int(row[COL_POOL_AFTER]),
-        "card_points": points,
-        "tricks_won": [int(row[COL_WON + s]) for s in range(n)],
-        "party_winner": opt(row[COL_PARTY_WINNER]),
-    }
-    result["reversis"] = None if row[COL_REV_SEAT] < 0 else {
-        "seat": int(row[COL_REV_SEAT]), "made": bool(row[COL_REV_MADE]), "breaker": opt(row[COL_REV_BREAKER])}
-    esp = None
-    if row[COL_ESP_SEAT] >= 0:
-        esp = {"seat": int(row[COL_ESP_SEAT])}
-        if goal is not None:
-            esp["goal"] = goal
-        esp["made"] = bool(row[COL_ESP_MADE])
-    result["espagnolette"] = esp
-    if rules.scoring == "party":
-        if rules.party_payers == "loser_only":
-            result["party_loser"] = opt(row[COL_PARTY_LOSER])
-    elif rules.scoring in ("penalty", "bank"):
-        result["bete"] = opt(row[COL_BETE])
-        if rules.scoring == "penalty":  # F1.4 step 5, G10: card points + the surcharge paid (if any)
-            captured = reference.REASONS.index("quinola_captured")
-            result["penalty"] = [points[s] + sum(int(p[3]) for p in rows if p[4] == captured and p[1] == s)
-                                 for s in range(n)]
-    else:  # simple (F4.3)
-        result["espagnolette"] = None
-        result["score"] = [int(row[COL_SCORE + s]) for s in range(n)]
-        result["score_after"] = [b + x for b, x in zip(score_before, result["score"])]
-    declarer = None
-    if row[COL_DECLARER] >= 0:
-        declarer = {"seat": int(row[COL_DECLARER])}
-        if goal is not None:
-            declarer["goal"] = goal  # F0.10
-    record = {
-        "format": reference.FORMAT,
-        "rules": rules.name,
-        "rules_params": rules.to_params(),
-        "run_seed": seed, "match": match, "deal": deal,
-        "dealer": int(row[COL_DEALER]),
-        "seats": list(names),
-        "pool_before": int(row[COL_POOL_BEFORE]),
-        "dealt": [C.names(C.from_mask(int(hands[H_DEALT, s]))) for s in range(n)],
-        "talon_offered": [None if c < 0 else C.name(int(c)) for c in offered[:n]],
-        "exchanges": exchanges,
-        "talon": C.names(talon),
-        "hands": [C.names(C.from_mask(int(hands[H_LEAD, s]))) for s in range(n)],
-        "espagnolette": declarer,
-        "tricks": tricks_out,
-        "payments": payments,
-        "result": result,
-    }
-    if rules.double_ante_after_placement:
-        record["double_ante"] = bool(row[COL_DOUBLE_ANTE])  # F5
-    if rules.scoring == "simple":
-        record["score_before"] = list(score_before)
-    return record
+    rev_seat = _opt(row[COL_REV_SEAT])
+    outcome = DealOutcome(
+        rules=rules, seats=names, seed=seed, match=match, deal=deal, dealer=int(row[COL_DEALER]),
+        pool_before=int(row[COL_POOL_BEFORE]),
+        dealt=[C.from_mask(int(hands[H_DEALT, s])) for s in range(n)],
+        talon_offered=[None if c < 0 else int(c) for c in offered[:n]],
+        exchanges=exchanges, talon=talon,
+        hands=[C.from_mask(int(hands[H_LEAD, s])) for s in range(n)],
+        declarer=declarer, goal=goal if declarer is not None else None,
+        tricks=[TrickRecord(int(tr[0]), tuple(int(c) for c in tr[1:5]), int(tr[5])) for tr in tricks[:rules.n_tricks]],
+        payments=payments,
+        reversis=None if rev_seat is None else Reversis(rev_seat, bool(row[COL_REV_MADE]),
+                                                        _opt(row[COL_REV_BREAKER])),
+        espagnolette_made=bool(row[COL_ESP_MADE]), party_winner=_opt(row[COL_PARTY_WINNER]),
+        party_loser=_opt(row[COL_PARTY_LOSER]), bete=_opt(row[COL_BETE]), double_ante=bool(row[COL_DOUBLE_ANTE]),
+        score_before=list(score_before) if rules.scoring == "simple" else None)
+    return deal_record(outcome)

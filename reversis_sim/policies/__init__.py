@@ -6,7 +6,7 @@ A policy is written ``family`` or ``family:key=value,key=value`` (DESIGN.md deci
 from __future__ import annotations
 
 from .registry import FAMILIES, NAMED, PolicySpec, PolicySpecError, make_policy, parse_seats, parse_spec
-from .view import Payment, Policy, SeatView, TrickRecord
+from .view import Policy, SeatView
 
-__all__ = ["FAMILIES", "NAMED", "Payment", "Policy", "PolicySpec", "PolicySpecError", "SeatView", "TrickRecord",
-           "make_policy", "parse_seats", "parse_spec"]
+__all__ = ["FAMILIES", "NAMED", "Policy", "PolicySpec", "PolicySpecError", "SeatView", "make_policy", "parse_seats",
+           "parse_spec"]

@@ -12,29 +12,8 @@ from typing import Protocol
 
 from .. import cards as C
 from .. import keys
+from ..game import Payment, TrickRecord
 from ..rules import Rules
-
-
-@dataclass(frozen=True)
-class Payment:
-    """One movement of chips. ``payer``/``payee`` is a seat number or ``"pool"``; ``trick`` is 1-based or None."""
-
-    trick: int | None
-    payer: int | str
-    payee: int | str
-    amount: int
-    reason: str
-
-    def to_json(self) -> dict:
-        return {"trick": self.trick, "from": self.payer, "to": self.payee, "amount": self.amount,
-                "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class TrickRecord:
-    leader: int
-    cards: tuple[int, ...]  # in playing order from the leader
-    winner: int
 
 
 @dataclass(frozen=True)

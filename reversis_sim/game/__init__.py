@@ -1,0 +1,26 @@
+"""The game's shared vocabulary, the floor both engines stand on: payment reasons, the pool as a party, the deal
+record's format and its one builder, the Quinola's fates, an illegal play (:mod:`.vocabulary`,
+:mod:`.deal_record`). Neither engine imports the other; both import this."""
+
+from .deal_record import DealOutcome, Exchange, Reversis, deal_record, first_difference
+from .vocabulary import (
+    DUMP_REASONS,
+    FATE_DUMPED,
+    FATE_FORCED,
+    FATE_LED,
+    FATE_TALON,
+    FATES,
+    FORMAT,
+    POOL,
+    REASONS,
+    IllegalPlay,
+    Payment,
+    TrickRecord,
+    dealer_of,
+    espagnolette_eligible,
+    quinola_fate,
+)
+
+__all__ = ["DUMP_REASONS", "FATES", "FATE_DUMPED", "FATE_FORCED", "FATE_LED", "FATE_TALON", "FORMAT", "POOL", "REASONS",
+           "DealOutcome", "Exchange", "IllegalPlay", "Payment", "Reversis", "TrickRecord", "deal_record", "dealer_of",
+           "espagnolette_eligible", "first_difference", "quinola_fate"]

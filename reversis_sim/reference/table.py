@@ -1,0 +1,90 @@
+"""The table and the cards before any decision: who plays after whom, the legal cards, the trick winner, the deal.
+
+Each function is the literal reading of its rule (RULES.md §1), for the reference engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import cards as C
+from .. import keys
+from ..rules import Rules
+
+
+def trick_winner(rules: Rules, leader: int, played: Sequence[int], order: Sequence[int]) -> int:
+    """R19: the highest card of the suit led wins (strength from the preset's rank order).
+
+    ``order`` is the seats in playing order from the leader, ``played`` their cards.
+    """
+    strength = rules.tables.strength
+    led = C.suit_of(played[0])
+    best = 0
+    for i, card in enumerate(played):
+        if C.suit_of(card) == led and strength[card] > strength[played[best]]:
+            best = i
+    return order[best]
+
+
+def legal_cards(rules: Rules, hand: Sequence[int], trick_index: int, current: Sequence[int],
+                is_declarer: bool) -> tuple[int, ...]:
+    """R18, R20, R39: the cards a seat may play, sorted by card code."""
+    hand = sorted(hand)
+    if not current:
+        # R20: no restriction on leads, except the Encyclopédie's option for the first lead.
+        if rules.first_lead_rule == "heart_if_able" and trick_index == 0:
+            hearts = [c for c in hand if C.suit_of(c) == C.HEARTS]
+            if hearts:
+                return tuple(hearts)
+        return tuple(hand)
+    # R39: the espagnolette declarer may refuse to follow in the first tricks.
+    if is_declarer and trick_index < rules.espagnolette_renounce_tricks:
+        return tuple(hand)
+    # R18: follow suit if able, otherwise any card.
+    led = C.suit_of(current[0])
+    follow = [c for c in hand if C.suit_of(c) == led]
+    return tuple(follow or hand)
+
+
+def eldest(rules: Rules, dealer: int) -> int:
+    """R3, R17: the eldest is the dealer's right-hand neighbour, d+1 (skipping nobody at a four-seat table)."""
+    return (dealer + 1) % rules.n_seats
+
+
+def playing_order(rules: Rules, dealer: int, first: int) -> list[int]:
+    """Seats taking part, in playing order starting with ``first`` (F0.2)."""
+    seats = [(first + k) % rules.n_seats for k in range(rules.n_seats)]
+    return [s for s in seats if not (rules.dealer_sits_out and s == dealer)]
+
+
+def active_seats(rules: Rules, dealer: int) -> list[int]:
+    """The seats taking part in a deal, by number (a dealer who sits out does not, F1.6)."""
+    return [s for s in range(rules.n_seats) if not (rules.dealer_sits_out and s == dealer)]
+
+
+@dataclass
+class Layout:
+    """The cards of a deal before any decision: each seat's dealt hand, and the talon card before each seat."""
+
+    dealt: list[list[int]]
+    talon_offered: list[int | None]
+
+
+def deal_cards(rules: Rules, seed: int, match: int, deal: int, dealer: int) -> Layout:
+    """R11, R12: shuffle by key, then deal each hand in playing order from the eldest, then the talon cards."""
+    deck = keys.shuffled(list(rules.tables.deck), seed, match, deal)
+    order = playing_order(rules, dealer, eldest(rules, dealer))
+    dealt: list[list[int]] = [[] for _ in range(rules.n_seats)]
+    pos = 0
+    for seat in order:
+        size = rules.hand_size + (1 if seat == dealer and rules.dealer_extra_card else 0)
+        dealt[seat] = sorted(deck[pos:pos + size])
+        pos += size
+    offered: list[int | None] = [None] * rules.n_seats
+    if rules.talon_mode != "none":
+        for seat in order:
+            if seat != dealer:
+                offered[seat] = deck[pos]
+                pos += 1
+    return Layout(dealt, offered)
