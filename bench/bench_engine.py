@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reversis_sim.engine.bench import measure  # noqa: E402
+from reversis_sim.bench import measure  # noqa: E402
 from reversis_sim.rules import get_preset  # noqa: E402
 
 

@@ -11,13 +11,14 @@ from pathlib import Path
 import click
 import polars as pl
 
-from . import __version__, reference
+from . import __version__
 from .analysis import analysis_tables, summarize_run
 from .cli_options import rules_option, seed_option
+from .engines import ENGINES, get_engine
 from .policies import FAMILIES, NAMED, PolicySpecError, parse_seats, parse_spec
 from .record import RunError, RunSpec, read_manifest
 from .rules import PRESETS, RulesError, get_preset
-from .simulate import ENGINES, run
+from .simulate import run
 
 MAX_MATCH = 2**32 - 1
 
@@ -67,30 +68,19 @@ def replay(rules, seed, match, deal, seat_specs, indent, engine):
     if deal is not None and not 0 <= deal < rules.match_deals:
         raise click.BadParameter(f"deal {deal} is out of range: a {rules.name} match has {rules.match_deals} deals "
                                  f"(0..{rules.match_deals - 1})", param_hint="'--deal'")
-    if engine == "numba":
-        from .engine import engine_plays, trace_deal, trace_match
-
-        if not engine_plays(rules):
-            raise click.BadParameter(f"the numba engine does not play {rules.name} yet; use --engine reference",
-                                     param_hint="'--engine'")
-        if deal is not None:
-            try:
-                record = trace_deal(rules, seats, seed, match, deal)
-            except ValueError as e:  # a parlett_simple match that ended before this deal
-                raise click.BadParameter(str(e), param_hint="'--deal'") from None
-            click.echo(json.dumps(record, indent=indent))
-            return
-        for record in trace_match(rules, seats, seed=seed, match=match):
-            click.echo(json.dumps(record))
-        return
+    play = get_engine(engine)
+    try:
+        play.check(rules)
+    except RulesError as e:
+        raise click.BadParameter(str(e), param_hint="'--engine'") from None
     if deal is not None:
         try:
-            record = reference.replay(rules, seats, seed=seed, match=match, deal=deal)
-        except ValueError as e:
+            record = play.deal_record(rules, seats, seed=seed, match=match, deal=deal)
+        except ValueError as e:  # a parlett_simple match that ended before this deal
             raise click.BadParameter(str(e), param_hint="'--deal'") from None
         click.echo(json.dumps(record, indent=indent))
         return
-    for record in reference.play_match(rules, seats, seed=seed, match=match):
+    for record in play.match_records(rules, seats, seed=seed, match=match):
         click.echo(json.dumps(record))
 
 

@@ -1,6 +1,6 @@
 """``reversis-sim compare | tournament | sweep | bench``: comparing heuristics, and measuring the engine.
 
-Parse, call :mod:`reversis_sim.duplicate` or :mod:`reversis_sim.engine.bench`, print. Registered on the main group
+Parse, call :mod:`reversis_sim.compare` or :mod:`reversis_sim.bench`, print. Registered on the main group
 by :mod:`reversis_sim.cli`.
 """
 
@@ -13,10 +13,10 @@ import click
 import polars as pl
 
 from .cli_options import rules_option, seed_option
-from .duplicate import compare, json_ready, sprt_compare, sweep, tournament
+from .compare import compare, json_ready, sprt_compare, sweep, tournament
+from .engines import ENGINES
 from .policies import PolicySpecError, parse_spec
 from .rules import RulesError
-from .simulate import ENGINES
 
 
 def _spec(ctx, param, value):
@@ -241,7 +241,7 @@ def register(main: click.Group) -> None:
         Example:
           reversis-sim bench --seat avoid --deals 120000 --format json
         """
-        from .engine.bench import measure
+        from .bench import measure
 
         try:
             r = measure(rules, list(seat_specs) or ["random"], deals, threads=threads)

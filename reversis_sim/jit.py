@@ -59,13 +59,19 @@ njit_parallel = functools.partial(numba.njit, parallel=True, **JIT_OPTIONS)
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _ENGINE_DIR = _PACKAGE_DIR / "engine"
-# Jitted code lives in engine/, policies/heuristic.py and bits.py. Engine modules without jitted code need not
-# recompile the kernels when edited. Also watched: the package files whose constants the kernels freeze in (card
-# codes, key constants and decision indices, the payment reason and Quinola fate numbers) and this file (the options).
-_PURE_PYTHON = {"__init__.py", "batch.py", "bench.py", "seats.py", "stress.py", "trace.py"}
-_JITTED_OUTSIDE_ENGINE = ("bits.py", "policies/heuristic.py")
-_WATCHED_FILES = tuple(p for p in sorted(_ENGINE_DIR.rglob("*.py")) if p.name not in _PURE_PYTHON) + tuple(
-    _PACKAGE_DIR / name for name in _JITTED_OUTSIDE_ENGINE + ("jit.py", "cards.py", "keys.py", "game/vocabulary.py"))
+# Jitted code lives in engine/, policies/ (the families, their helpers, the dispatch built from the registry),
+# bits.py and keys_nb.py. Modules there without jitted code need not recompile the kernels when edited. Also
+# watched: the package files whose constants the kernels freeze in (card codes, key constants and decision indices,
+# the payment reason and Quinola fate numbers) and this file (the options).
+_PURE_PYTHON = {"engine/__init__.py", "engine/batch.py", "engine/seats.py", "engine/stress.py",
+                "engine/trace.py", "policies/__init__.py", "policies/family.py", "policies/seat_policy.py",
+                "policies/view.py"}
+_JITTED_DIRS = (_ENGINE_DIR, _PACKAGE_DIR / "policies")
+_JITTED_OUTSIDE = ("bits.py", "keys_nb.py")
+_WATCHED_FILES = tuple(
+    p for d in _JITTED_DIRS for p in sorted(d.rglob("*.py"))
+    if p.relative_to(_PACKAGE_DIR).as_posix() not in _PURE_PYTHON) + tuple(
+    _PACKAGE_DIR / name for name in _JITTED_OUTSIDE + ("jit.py", "cards.py", "keys.py", "game/vocabulary.py"))
 
 
 @functools.cache
@@ -84,7 +90,7 @@ def _is_engine_file(py_file: str) -> bool:
         path = Path(py_file).resolve()
     except OSError:
         return False
-    return path.is_relative_to(_ENGINE_DIR) or any(path == _PACKAGE_DIR / n for n in _JITTED_OUTSIDE_ENGINE)
+    return any(path.is_relative_to(d) for d in _JITTED_DIRS) or any(path == _PACKAGE_DIR / n for n in _JITTED_OUTSIDE)
 
 
 def _install_locators() -> None:

@@ -28,6 +28,7 @@ DECLARE = 2
 RENOUNCE = 3
 GOAL = 4
 PLAY = 8  # PLAY + trick index (0-based)
+N_DRAWS = 24  # decision indices a seat may draw in one deal: PLAY + 13 tricks fit
 
 
 def mix64(z: int) -> int:

@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 from . import __version__
 from .columns import N_REASONS
 from .game import FATES, REASONS
+from .rules import Rules
 
 FORMAT = "reversis-run/1"
 SCHEMA_VERSION = 1
@@ -121,6 +122,10 @@ class RunSpec:
         return cls(rules=rules.name, rules_params=rules.to_params(), seats=[str(s) for s in specs], seed=seed,
                    n_matches=-(-deals // per_match), match_deals=per_match, chunk_matches=chunk_matches)
 
+    def resolved_rules(self) -> Rules:
+        """The rules this run plays: exactly those its description records (``rules_params``)."""
+        return Rules.from_params(self.rules, self.rules_params)
+
     @property
     def n_chunks(self) -> int:
         return -(-self.n_matches // self.chunk_matches)
@@ -134,7 +139,7 @@ class RunSpec:
         return {**asdict(self), "schema_version": SCHEMA_VERSION}
 
 
-def _git_commit() -> str | None:
+def git_commit() -> str | None:
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
                              cwd=Path(__file__).resolve().parent)
@@ -143,7 +148,7 @@ def _git_commit() -> str | None:
         return None
 
 
-def _versions() -> dict:
+def versions() -> dict:
     import numba
     import polars
 
@@ -151,7 +156,7 @@ def _versions() -> dict:
             "pyarrow": pa.__version__, "polars": polars.__version__}
 
 
-def _write_json_atomic(path: Path, data: dict) -> None:
+def write_json_atomic(path: Path, data: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n")
     os.replace(tmp, path)
@@ -181,10 +186,10 @@ class RunFolder:
                 p.unlink()
         out.mkdir(parents=True, exist_ok=True)
         manifest = {"format": FORMAT, **spec.identity(), "n_chunks": spec.n_chunks,
-                    "package_version": __version__, "git_commit": _git_commit(), "versions": _versions(),
+                    "package_version": __version__, "git_commit": git_commit(), "versions": versions(),
                     "completed_chunks": []}
         folder = cls(out, spec, manifest)
-        _write_json_atomic(out / MANIFEST, manifest)
+        write_json_atomic(out / MANIFEST, manifest)
         return folder
 
     @classmethod
@@ -203,7 +208,7 @@ class RunFolder:
             tmp.unlink()  # a part that was being written when the run died
         done = [c for c in range(spec.n_chunks) if folder.chunk_is_valid(c)]
         manifest["completed_chunks"] = done
-        _write_json_atomic(out / MANIFEST, manifest)
+        write_json_atomic(out / MANIFEST, manifest)
         return folder
 
     def row_bounds(self, chunk: int) -> tuple[int, int]:
@@ -249,7 +254,7 @@ class RunFolder:
         pq.write_table(table, tmp, compression="zstd")
         os.replace(tmp, final)
         self.manifest["completed_chunks"] = sorted(set(self.manifest["completed_chunks"]) | {chunk})
-        _write_json_atomic(self.out / MANIFEST, self.manifest)
+        write_json_atomic(self.out / MANIFEST, self.manifest)
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ Engines never read the dataclass in a hot loop: :meth:`Rules.tables` precomputes
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -281,6 +282,28 @@ class Rules:
                 v = list(v)
             out[f.name] = v
         return out
+
+    @classmethod
+    def from_params(cls, name: str, params: Mapping, source: str | None = None) -> Rules:
+        """The rule set whose resolved parameters are ``params`` (what :meth:`to_params` wrote, e.g. a manifest's
+        ``rules_params``), named ``name``; validated like any other. A parameter that ``params`` lacks (a field
+        added since they were written) takes the value of the preset called ``name``, or the default."""
+        base = PRESETS.get(name, PARLETT)
+        names = {f.name for f in dataclasses.fields(cls)} - {"name", "source"}
+        unknown = sorted(set(params) - names)
+        if unknown:
+            raise RulesError(f"rules {name!r}: unknown parameter(s) {', '.join(unknown)}")
+        values = {}
+        for f in dataclasses.fields(cls):
+            if f.name in ("name", "source"):
+                continue
+            v = params[f.name] if f.name in params else getattr(base, f.name)
+            if f.name in POINT_TABLES and isinstance(v, Mapping):
+                v = tuple((k, int(x)) for k, x in v.items())
+            elif isinstance(v, list):
+                v = tuple(v)
+            values[f.name] = v
+        return cls(name=name, source=source or base.source, **values)
 
     def differences(self, other: Rules | None = None) -> dict:
         """Parameters whose resolved value differs from ``other`` (default ``parlett``): {name: [this, other]}."""

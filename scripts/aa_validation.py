@@ -6,19 +6,15 @@ of the time.
     python scripts/aa_validation.py --engine reference --n-matches 30
     python scripts/aa_validation.py --quick --format json            # seconds; what the test suite runs
 
-Comparison ``i`` runs :func:`reversis_sim.duplicate.compare` of ``--policy`` against itself on run seed
+Comparison ``i`` runs :func:`reversis_sim.compare.compare` of ``--policy`` against itself on run seed
 ``--seed0 + i`` (a fresh set of matches each time, so the comparisons are independent). Two modes:
 
-- ``paired`` (the real A/A): both arms play the SAME cards, but the seat under test draws its policy randomness
-  from its own seed (``policy_seed_offsets = (10**6, 2 * 10**6)``), so the arms are two independent realisations
-  of the same policy, exactly as a candidate and a baseline differ in a real comparison. This needs an engine that
-  keys a seat's policy stream by a seed of its own (:func:`reversis_sim.duplicate.policy_seeds_supported`): the
-  reference engine does it through a shim in ``duplicate.py``; the numba engine needs ``policy_seeds`` in
-  ``simulate.chunk_columns`` (see docs/statistics.md, "A/A validation").
+- ``paired`` (the real A/A, the default): both arms play the SAME cards, but the seat under test draws its policy
+  randomness from its own seed (``policy_seed_offsets = (10**6, 2 * 10**6)``), so the arms are two independent
+  realisations of the same policy, exactly as a candidate and a baseline differ in a real comparison. Both engines
+  key a seat's policy stream by a seed of its own (``policy_seeds``, see docs/statistics.md, "A/A validation").
 - ``unpaired``: the baseline arm plays run seed ``seed + 10**6`` (other cards AND other policy randomness).
   It validates the t-test and intervals on match-level data, but not the pairing.
-
-``--mode auto`` (default) takes ``paired`` where the engine supports it and says so when it falls back.
 
 Reported: the false-positive rate (p < alpha) with its Wilson interval and the central 95% band of
 Binomial(n, alpha) / n (the range an honest test lands in 95% of the time), the coverage of the intervals of 0
@@ -41,15 +37,15 @@ from scipy import stats as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reversis_sim.analysis.stats import wilson_interval  # noqa: E402
-from reversis_sim.duplicate import compare, policy_seeds_supported  # noqa: E402
+from reversis_sim.compare import compare  # noqa: E402
 from reversis_sim.rules import get_preset  # noqa: E402
 
 OFFSETS = (10**6, 2 * 10**6)
 """Policy-seed offsets of the seat under test (candidate arm, baseline arm) in paired mode."""
 UNPAIRED_OFFSET = 10**6
 """Run-seed offset of the baseline arm in unpaired mode."""
-QUICK = {"n_comparisons": 20, "n_matches": 6, "match_deals": 4}
-"""``--quick`` settings; the engine is the reference one unless ``--engine`` says otherwise."""
+QUICK = {"n_comparisons": 100, "n_matches": 20, "match_deals": 4}
+"""``--quick`` settings (seconds on the numba engine)."""
 
 
 def band(n: int, p: float, level: float = 0.95) -> tuple[float, float]:
@@ -62,17 +58,7 @@ def run(args: argparse.Namespace, log=print) -> dict:
     if args.n_comparisons >= OFFSETS[0]:
         raise SystemExit(f"--n-comparisons must stay below {OFFSETS[0]} (the seed offsets would overlap)")
     rules = get_preset(args.preset)
-    supported = policy_seeds_supported(args.engine)
     mode = args.mode
-    if mode == "auto":
-        mode = "paired" if supported else "unpaired"
-        if not supported:
-            log(f"note: the {args.engine} engine cannot reseed a seat's policy alone (no policy_seeds in "
-                f"chunk_columns); running the UNPAIRED A/A (baseline on other cards). Use --engine reference for "
-                f"the paired A/A.", file=sys.stderr)
-    elif mode == "paired" and not supported:
-        raise SystemExit(f"--mode paired needs per-seat policy seeds, which the {args.engine} engine lacks; use "
-                         f"--engine reference or --mode unpaired")
     level = 1.0 - args.alpha
     p_values, lows, highs, diffs, vrs = [], [], [], [], []
     n_deals = 0
@@ -144,10 +130,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--n-comparisons", type=int, default=200)
     p.add_argument("--n-matches", type=int, default=100, help="matches per comparison")
     p.add_argument("--match-deals", type=int, default=None, help="deals per match (default: the preset's)")
-    p.add_argument("--engine", choices=("numba", "reference"), default=None,
-                   help="default numba (reference with --quick)")
+    p.add_argument("--engine", choices=("numba", "reference"), default="numba")
     p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--mode", choices=("auto", "paired", "unpaired"), default="auto")
+    p.add_argument("--mode", choices=("paired", "unpaired"), default="paired")
     p.add_argument("--alpha", type=float, default=0.05)
     p.add_argument("--seed0", type=int, default=0, help="run seed of the first comparison")
     p.add_argument("--quick", action="store_true",
@@ -162,8 +147,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         for k, v in QUICK.items():
             setattr(args, k, v)
-    if args.engine is None:
-        args.engine = "reference" if args.quick else "numba"
     summary = run(args)
     print(json.dumps(summary, indent=2) if args.format == "json" else text(summary))
     return 0 if summary["pass"] else 1

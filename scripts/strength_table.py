@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from reversis_sim.analysis import stats
-from reversis_sim.duplicate import compare
+from reversis_sim.compare import compare
 from reversis_sim.policies import FAMILIES, parse_spec
 from reversis_sim.rules import get_preset
 
@@ -96,7 +96,7 @@ def main() -> int:
         lines.append(f"| `{p.name}` | {value:g} ({p.default:g}) | {p.doc} | "
                      f"{fmt_ci(r.mean_difference, r.ci_low, r.ci_high)} | {r.p_value:.2g} |")
         print(lines[-1], flush=True)
-    from reversis_sim.engine.bench import measure
+    from reversis_sim.bench import measure
 
     lines += ["", "## Engine speed with heuristic policies", "",
               "| seats | reference deals/s | kernel 1 thread | kernel all threads | threads |", "|---|---|---|---|---|"]

@@ -16,8 +16,8 @@ import pytest
 from reversis_sim import columns, reference
 from reversis_sim.engine import check_engine_supported, engine_plays, play_matches, trace_deal, trace_match
 from reversis_sim.engine.stress import STRESS
-from reversis_sim.game import first_difference
-from reversis_sim.policies import PolicySpecError, parse_seats
+from reversis_sim.game import IllegalPlay, first_difference
+from reversis_sim.policies import make_policy, parse_seats
 from reversis_sim.rules import PRESETS, RulesError
 
 ENGINE_PRESETS = [name for name, r in PRESETS.items() if engine_plays(r)]
@@ -239,12 +239,26 @@ def test_play_matches_columns_of_a_heuristic_table_equal_the_reference_columns(n
     _columns_agree(PRESETS.get(name) or STRESS[name], ["avoid", "random", "lowest", "cautious"], 32, 10, 2)
 
 
-def test_families_without_a_kernel_are_refused(monkeypatch):
-    import reversis_sim.engine.seats as seats_module
+@pytest.mark.parametrize("preset", ["parlett", "modern", "serbian"])
+def test_an_unknown_family_id_is_refused_not_played_as_another_family(monkeypatch, preset):
+    """The dispatch knows only the registered ids: an unknown one is an error naming the seat, in both engines."""
+    import reversis_sim.engine.batch as batch
 
-    monkeypatch.setattr(seats_module, "KERNEL_FAMILIES", {})
-    with pytest.raises(PolicySpecError, match="no numba kernel"):
-        play_matches(PRESETS["parlett"], SEATS, seed=0, first_match=0, n_matches=1)
+    real = batch.seat_arrays
+
+    def unknown_in_seat_2(seats, n_seats):
+        family, params = real(seats, n_seats)
+        family[2] = 99
+        return family, params
+
+    monkeypatch.setattr(batch, "seat_arrays", unknown_in_seat_2)
+    rules = PRESETS[preset]
+    with pytest.raises(IllegalPlay, match="seat 2's policy family id is not registered"):
+        play_matches(rules, parse_seats(["avoid"], rules.n_seats), seed=0, first_match=0, n_matches=2)
+    policies = [make_policy("avoid") for _ in range(rules.n_seats)]
+    policies[2].family = np.int64(99)
+    with pytest.raises(IllegalPlay, match="family id 99"):
+        reference.play_deal(rules, policies, seed=0, dealer=0)
 
 
 def test_unsupported_rules_and_bad_arguments_are_refused():

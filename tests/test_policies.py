@@ -31,12 +31,29 @@ def test_named_presets_resolve_to_family_specs():
     ("avoid:duck=2", "duck=2 is out of range [0, 1]"),
     ("avoid:take=x", "take='x' is not a number"),
     ("avoid:duck", "'duck' is not key=value"),
+    ("avoid:duck=0.5", "duck=0.5 is an on/off switch: write 0 or 1"),
+    ("avoid:duck=1,duck=0", "duck is given twice"),
+    ("avoid:guard=2.5", "guard=2.5 must be a whole number"),
     ("", "empty seat policy"),
 ])
 def test_bad_specs_are_refused_with_the_valid_choices(text, message):
     with pytest.raises(PolicySpecError) as err:
         parse_spec(text)
     assert message in str(err.value)
+
+
+def test_a_family_is_declared_once_and_its_positions_follow_from_the_names():
+    """The kernel's positions are the declaration order; ids are unique; every family has the four decisions."""
+    from reversis_sim.policies import avoid, dispatch
+
+    fam = FAMILIES["avoid"]
+    assert [fam.position(p.name) for p in fam.params] == list(range(len(fam.params)))
+    assert (avoid.A_TAKE, avoid.A_COUNT) == (fam.position("take"), fam.position("count"))
+    assert len({f.family_id for f in FAMILIES.values()}) == len(FAMILIES)
+    assert {p.kind for p in fam.params} == {"switch", "int", "real"}
+    for f in FAMILIES.values():
+        assert all(callable(getattr(f, d)) for d in ("exchange", "declare", "goal", "play"))
+    assert dispatch.UNKNOWN_FAMILY < -1  # never a card, never "keep the hand" (-1)
 
 
 def test_wrong_number_of_seats():

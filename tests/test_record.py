@@ -9,10 +9,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from reversis_sim import columns, reference
+from reversis_sim.engines import ENGINES, get_engine
 from reversis_sim.policies import parse_seats
 from reversis_sim.record import SCHEMA, RunError, RunSpec, part_files, part_path, read_manifest, seat_table
 from reversis_sim.rules import PARLETT
-from reversis_sim.simulate import chunk_columns, run
+from reversis_sim.simulate import run
 
 
 def spec(**kw):
@@ -108,11 +109,14 @@ def test_bad_folders_get_clear_errors(tmp_path):
         part_files(out)
 
 
-def test_chunk_columns_from_the_reference_are_a_pure_function_of_the_chunk():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_columns_of_either_engine_are_a_pure_function_of_the_chunk(engine):
     seats = parse_seats(["random"])
-    a = chunk_columns(PARLETT, seats, seed=3, first_match=4, n_matches=2, match_deals=12, engine="reference")
-    b = chunk_columns(PARLETT, seats, seed=3, first_match=5, n_matches=1, match_deals=12, engine="reference")
+    play = get_engine(engine)
+    a = play.columns(PARLETT, seats, seed=3, first_match=4, n_matches=2, match_deals=12)
+    b = play.columns(PARLETT, seats, seed=3, first_match=5, n_matches=1, match_deals=12)
     assert np.array_equal(a["fish"][12:], b["fish"]) and np.array_equal(a["match"][12:], b["match"])
+    assert not np.array_equal(a["fish"][:12], b["fish"])
 
 
 def test_every_preset_runs_into_a_folder_with_the_numba_engine(tmp_path):

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 from scipy import stats as st
 
-from reversis_sim.analysis import compare, stats
+from reversis_sim.analysis import stats, tables
 
 
 def binomial_band(n: int, p: float, level: float = 0.99) -> tuple[float, float]:
@@ -362,7 +362,7 @@ def deal_frame(seed: int = 41, n_matches: int = 60, deals: int = 12) -> pl.DataF
 
 def test_paired_summary_is_paired_comparison_on_match_means():
     frame = deal_frame()
-    out = compare.paired_summary(frame, unit=["run_seed", "match"])
+    out = tables.paired_summary(frame, unit=["run_seed", "match"])
     means = frame.group_by("match").agg(pl.col("fish_a").mean(), pl.col("fish_b").mean()).sort("match")
     ref = stats.paired_comparison(a=means["fish_a"].to_numpy(), b=means["fish_b"].to_numpy())
     assert out.height == 1
@@ -370,15 +370,15 @@ def test_paired_summary_is_paired_comparison_on_match_means():
     for key in ("mean_difference", "ci_low", "ci_high", "p_value", "effect", "variance_reduction"):
         assert row[key] == pytest.approx(getattr(ref, key), rel=1e-10), key
     assert (row["n_units"], row["n_deals"]) == (60, 720)
-    by_seat = compare.paired_summary(frame, by="seat")
+    by_seat = tables.paired_summary(frame, by="seat")
     assert by_seat["seat"].to_list() == [0, 1, 2, 3] and by_seat["n_deals"].to_list() == [180] * 4
-    same = compare.paired_summary(frame.with_columns(pl.col("fish_a").alias("fish_b")))
+    same = tables.paired_summary(frame.with_columns(pl.col("fish_a").alias("fish_b")))
     assert same["mean_difference"][0] == 0.0 and same["p_value"][0] == 1.0
 
 
 def test_mean_table_uses_the_match_as_unit():
     frame = deal_frame()
-    out = compare.mean_table(frame, "seat", "fish_a")
+    out = tables.mean_table(frame, "seat", "fish_a")
     assert out.columns == ["seat", "mean", "se", "ci_low", "ci_high", "n_units", "n_deals"]
     for row in out.iter_rows(named=True):
         part = frame.filter(pl.col("seat") == row["seat"])
@@ -386,30 +386,30 @@ def test_mean_table_uses_the_match_as_unit():
         assert (row["mean"], row["se"], row["ci_low"], row["ci_high"]) == pytest.approx(
             (ref.mean, ref.se, ref.ci_low, ref.ci_high), rel=1e-10)
         assert (row["n_units"], row["n_deals"]) == (60, 180)
-    flat = compare.mean_table(frame, None, "fish_a", unit=None).row(0, named=True)
+    flat = tables.mean_table(frame, None, "fish_a", unit=None).row(0, named=True)
     ref = stats.mean_ci(frame["fish_a"].to_numpy())
     assert (flat["se"], flat["n_units"]) == (pytest.approx(ref.se, rel=1e-10), 720)
 
 
 def test_rate_table_counts_and_intervals():
     frame = deal_frame()
-    out = compare.rate_table(frame, "seat", "made", "committed")
+    out = tables.rate_table(frame, "seat", "made", "committed")
     counts = frame.group_by("seat").agg(pl.col("made").sum(), pl.col("committed").sum()).sort("seat")
     assert out["successes"].to_list() == counts["made"].to_list()
     assert out["trials"].to_list() == counts["committed"].to_list()
     low, high = stats.wilson_interval(counts["made"].to_numpy(), counts["committed"].to_numpy())
     np.testing.assert_allclose(out["ci_low"].to_numpy(), low, rtol=1e-12)
     np.testing.assert_allclose(out["ci_high"].to_numpy(), high, rtol=1e-12)
-    overall = compare.rate_table(frame, None, "committed", method="clopper_pearson").row(0, named=True)
+    overall = tables.rate_table(frame, None, "committed", method="clopper_pearson").row(0, named=True)
     assert overall["trials"] == 720 and overall["rate"] == pytest.approx(frame["committed"].mean())
     with pytest.raises(ValueError, match="unknown method"):
-        compare.rate_table(frame, None, "made", method="wald")
+        tables.rate_table(frame, None, "made", method="wald")
     with pytest.raises(ValueError, match="not in the frame"):
-        compare.rate_table(frame, "seat", "nope")
+        tables.rate_table(frame, "seat", "nope")
 
 
 def test_holm_table_adds_adjusted_p_and_decisions():
     comparisons = pl.DataFrame({"candidate": ["a", "b", "c", "d"], "p_value": [0.01, 0.04, 0.03, 0.005]})
-    out = compare.holm_table(comparisons)
+    out = tables.holm_table(comparisons)
     assert out["p_holm"].to_list() == pytest.approx([0.03, 0.06, 0.06, 0.02], rel=1e-12)
     assert out["reject"].to_list() == [True, False, False, True]

@@ -1,8 +1,8 @@
 """Analysis: polars frames in, frames out, with honest uncertainty (the match is the sampling unit)."""
 
-from . import compare, figures_data, stats
+from . import figures_data, stats, tables
 from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share, with_quinola_net
 from .run import analysis_tables, load_run, summarize_run
 
-__all__ = ["analysis_tables", "compare", "figures_data", "fish_by", "load_run", "quinola_risk", "reversis_rates",
-           "stats", "summarize_run", "with_pool_share", "with_quinola_net"]
+__all__ = ["analysis_tables", "figures_data", "fish_by", "load_run", "quinola_risk", "reversis_rates", "stats",
+           "summarize_run", "tables", "with_pool_share", "with_quinola_net"]

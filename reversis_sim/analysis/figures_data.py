@@ -16,7 +16,7 @@ import polars as pl
 from scipy import stats as _st
 
 from .batches import Batches, collect_additive, lazy
-from .compare import _names, _require
+from .frames import column_list, require_columns
 
 __all__ = ["convergence", "fish_distribution"]
 
@@ -122,9 +122,9 @@ def fish_distribution(frame: Frame, by: str | Sequence[str] | None = "policy",
         exist only when the bins can leave rows out (quantile or explicit bins, or ``limit``): their ``share``
         is the share of the group beyond the range. ``count`` sums to ``n`` in every group.
     """
-    by_cols = _names(by)
+    by_cols = column_list(by)
     lf = lazy(frame)
-    _require(lf, [value] + by_cols, "fish_distribution")
+    require_columns(lf, [value] + by_cols, "fish_distribution")
     dtype = lf.collect_schema()[value]
     x = pl.col(value)
     if isinstance(bins, str):
@@ -235,9 +235,9 @@ def convergence(frame: Frame, by: str | Sequence[str] | None = "seat", points: i
         raise ValueError(f"points must be at least 2, got {points}")
     if not 0.0 < level < 1.0:
         raise ValueError(f"level must lie strictly between 0 and 1, got {level}")
-    by_cols = _names(by)
+    by_cols = column_list(by)
     lf = lazy(frame)
-    _require(lf, ["match", "deal", value] + by_cols, "convergence")
+    require_columns(lf, ["match", "deal", value] + by_cols, "convergence")
 
     def per_match(f: pl.LazyFrame) -> pl.LazyFrame:
         return (f.group_by(by_cols + ["match"])

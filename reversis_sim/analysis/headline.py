@@ -16,7 +16,7 @@ from __future__ import annotations
 import polars as pl
 
 from .batches import Batches, collect_additive, frames_of, lazy
-from .compare import UnitMoments, mean_table, rate_table
+from .tables import UnitMoments, mean_table, rate_table
 
 Frame = pl.DataFrame | pl.LazyFrame | Batches
 

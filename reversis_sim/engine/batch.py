@@ -25,9 +25,8 @@ from ..policies import PolicySpec
 from ..rules import Rules
 from . import layout as D
 from .compiled import MAX_SEATS, POOL, compile_rules
-from .keys import policy_seed_array, seed_u64
 from .match import match_kernels
-from .seats import seat_arrays
+from .seats import policy_seed_array, seat_arrays, seed_u64
 
 #: column name -> first column of the kernel's result row (per-seat columns take four)
 ROW_COLUMNS: dict[str, int] = {
@@ -111,3 +110,27 @@ class _threads:
 
     def __exit__(self, *exc):
         numba.set_num_threads(self.saved)
+
+
+def core_runner(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, n_matches: int,
+                match_deals: int | None = None):
+    """A callable ``run(n_threads) -> deals played`` that plays matches ``0 .. n_matches - 1`` in the compiled
+    kernel alone, into buffers allocated here once (for the benchmark: the kernel's own pace, without the
+    allocation and conversion of the result columns that :func:`play_matches` adds)."""
+    cr = compile_rules(rules)
+    family, params = seat_arrays(seats, rules.n_seats)
+    md = rules.match_deals if match_deals is None else int(match_deals)
+    n = n_matches * md
+    out = np.zeros((D.N_OUT_COLS, n), dtype=np.int64)
+    cols = columns.empty(n, rules.n_seats)
+    n_played = np.zeros(n_matches, dtype=np.int64)
+    pseeds = policy_seed_array(seed, None, rules.n_seats)
+    kernel, _ = match_kernels(rules.n_seats)
+
+    def run(n_threads: int) -> int:
+        with _threads(n_threads):
+            kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), pseeds, 0, n_matches, md, out,
+                   cols["paid"], cols["received"], n_played)
+        return int(n_played.sum())
+
+    return run

@@ -40,9 +40,8 @@ import numpy as np
 from .. import cards as C
 from ..game import REASONS
 from ..rules import SCORINGS, TALON_MODES, Rules, RulesError
-from .keys import MAX_SEATS
 
-# MAX_SEATS (from .keys) = 5: seats at the table are 4, or 5 in ``modern_five``; per-seat arrays have 5 entries
+MAX_SEATS = 5  # seats at the largest table (``modern_five``): the length of every per-seat array of the kernels
 N_ACTIVE = 4  # seats taking part in a deal: every trick has four cards (the fifth seat, the dealer, sits out)
 POOL = MAX_SEATS  # payer/payee code of the pool in ledger rows (never a seat number)
 MAX_TRICKS = 13

@@ -18,6 +18,7 @@ import numpy as np
 from .. import cards as C
 from ..bits import bit, count, select, suit_mask
 from ..jit import njit_nrt_free, njit_nrt_free_inline
+from ..keys_nb import PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend, fill_draws
 from .compiled import (
     N_ACTIVE,
     P_COMMIT_AFTER,
@@ -48,7 +49,6 @@ from .compiled import (
     TALON_NONE,
     TALON_TAKE,
 )
-from .keys import DECLARE, GOAL, PLAY, PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend
 from .layout import (
     COL_BETE,
     COL_DEALER,
@@ -72,6 +72,7 @@ from .layout import (
     COL_REV_SEAT,
     COL_WON,
     ERR_EXCHANGE,
+    ERR_FAMILY,
     ERR_PLAY,
     H_DEALT,
     H_LEAD,
@@ -91,7 +92,7 @@ from .payments import (
     side_payments,
     sitting_out,
 )
-from .policy import choose_declare, choose_exchange, choose_goal, choose_play
+from .policy import UNKNOWN_FAMILY, choose_declare, choose_exchange, choose_goal, choose_play
 
 HEARTS = C.HEARTS
 QUINOLA_BIT = np.uint64(1 << C.QUINOLA)
@@ -218,11 +219,14 @@ def deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered):
 
 
 @njit_nrt_free_inline
-def exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, exch):
+def exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, exch, known):
     """R13-R15: the dealer discards one card; then each non-dealer in playing order either discards one card and
     takes his face-down card unseen, or keeps his hand and only looks at it. F3.2 (``serbian``, take-then-discard):
     each non-dealer must take his card, then the dealer and each non-dealer in playing order discard one card
-    (perhaps the one just taken). Returns the talon's card points."""
+    (perhaps the one just taken). Records the talon card each seat knows in ``known`` (A17). Returns the talon's
+    card points."""
+    for s in range(n):
+        known[s] = _ZERO
     if P[P_TALON] == TALON_NONE:
         return 0
     take = P[P_TALON] == TALON_TAKE
@@ -236,8 +240,9 @@ def exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, 
         if take and seat != dealer:
             hand |= bit(offered[seat])  # F3.2: the talon card is taken first (every take precedes every discard)
         choice = choose_exchange(family, pparams, draws, seat, seat == dealer, take, hand, tables)
-        if (choice >= 0 and (hand & bit(choice)) == _ZERO) or (choice < 0 and must):
-            row[COL_ERROR] = ERR_EXCHANGE + 16 * seat  # not a card of his hand
+        if (choice >= 0 and (hand & bit(choice)) == _ZERO) or (choice < 0 and (must or choice == UNKNOWN_FAMILY)):
+            # not a card of his hand; or no family is registered under the seat's id
+            row[COL_ERROR] = (ERR_FAMILY if choice == UNKNOWN_FAMILY else ERR_EXCHANGE) + 16 * seat
             choice = select(hand, 0)
         exch[k, 0] = seat
         exch[k, 1] = choice
@@ -253,6 +258,7 @@ def exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, 
             talon_card = choice
             exch[k, 2] = 1
         hands[H_NOW, seat] = hand
+        known[seat] = bit(talon_card)  # A17: his discard, or the card he looked at
         talon_points += tables[T_TALON_POINTS, talon_card]
     row[COL_N_EXCH] = N_ACTIVE
     return talon_points
@@ -270,10 +276,18 @@ def declare(P, n, tables, family, pparams, draws, row, dealer, hands):
         seat = seat_of(p_eldest + k, origin, n)
         hand = hands[H_NOW, seat]
         if espagnolette_eligible(P, hand):  # at most one seat can be eligible
-            if choose_declare(family, pparams, draws, seat, hand, tables):
+            declares = choose_declare(family, pparams, draws, seat, hand, tables)
+            if declares == UNKNOWN_FAMILY:
+                row[COL_ERROR] = ERR_FAMILY + 16 * seat
+                return -1
+            if declares:
                 row[COL_DECLARER] = seat
                 if P[P_ESP_GOAL]:
-                    row[COL_ESP_GOAL] = choose_goal(P, family, pparams, draws, seat, hand, tables)
+                    goal = choose_goal(P, family, pparams, draws, seat, hand, tables)
+                    if goal == UNKNOWN_FAMILY:
+                        row[COL_ERROR] = ERR_FAMILY + 16 * seat
+                        goal = 0
+                    row[COL_ESP_GOAL] = goal
                 return seat
             return -1
     return -1
@@ -281,7 +295,7 @@ def declare(P, n, tables, family, pparams, draws, row, dealer, hands):
 
 @njit_nrt_free_inline
 def play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, claims, dealer, declarer, hands, tricks,
-                exch, offered):
+                known):
     """R17-R21: the eldest leads; follow suit if able; the highest card of the suit led wins and leads next.
     Side payments trick by trick, the reversis commitment after trick ``reversis_commit_after``. Returns
     (committed seat or -1, breaker or -1, number of led claims)."""
@@ -307,9 +321,10 @@ def play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, clai
             hand = hands[H_NOW, seat]
             legal = legal_mask(P, hand, ti, led_suit, seat == declarer)
             card = choose_play(P, n, sit_out, tables, family, pparams, draws, seat, legal, ti, hand, tricks, k,
-                               dealer, seen, streak, declarer, exch, offered)
+                               dealer, seen, streak, declarer, known)
             if card < 0 or (legal & bit(card)) == _ZERO:
-                row[COL_ERROR] = ERR_PLAY + 16 * seat  # not a legal card
+                # not a legal card; or no family is registered under the seat's id
+                row[COL_ERROR] = (ERR_FAMILY if card == UNKNOWN_FAMILY else ERR_PLAY) + 16 * seat
                 card = select(legal, 0)
             hands[H_NOW, seat] = hand & ~bit(card)
             played |= bit(card)
@@ -345,7 +360,7 @@ def play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, clai
 
 @njit_nrt_free
 def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer, pool_before,
-              double_ante, row, hands, offered, exch, tricks, ledger, claims, cards, draws):
+              double_ante, row, hands, offered, exch, tricks, ledger, claims, cards, draws, known):
     """Play deal ``deal`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
     with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), and fill the caller's
     arrays (:mod:`.layout`). ``double_ante``: ``serbian``, the previous deal had a J♥ placement (F3.3). Returns the
@@ -377,20 +392,13 @@ def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d
     shuffle_key = extend(extend(h_deal, PURPOSE_SHUFFLE), 0)
     # Each seat's policy stream is keyed by its own policy seed (``h_pmatch[s]`` = extend(seed_hash(policy seed),
     # match)); by default every policy seed is the run seed, and then this is extend(h_deal, PURPOSE_POLICY), s.
-    n_tricks = P[P_HAND_SIZE]
-    goal = P[P_ESP_GOAL]
     for s in range(n):
-        stream = extend(extend(extend(h_pmatch[s], deal), PURPOSE_POLICY), s)
-        for i in range(DECLARE + 1):  # TAKE, DISCARD, DECLARE
-            draws[s, i] = draw(stream, i)
-        if goal:  # GOAL, where the declarer names one
-            draws[s, GOAL] = draw(stream, GOAL)
-        for i in range(PLAY, PLAY + n_tricks):
-            draws[s, i] = draw(stream, i)
+        fill_draws(extend(extend(extend(h_pmatch[s], deal), PURPOSE_POLICY), s), P[P_HAND_SIZE], P[P_ESP_GOAL],
+                   draws[s])
 
     deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered)
     antes(P, n, row, ledger, dealer, double_ante)
-    talon_points = exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, exch)
+    talon_points = exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, exch, known)
     declarer = declare(P, n, tables, family, pparams, draws, row, dealer, hands)
     for s in range(n):  # Appendix A: each seat's cards at the first lead
         hand = hands[H_NOW, s]
@@ -402,11 +410,11 @@ def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d
             row[COL_ESP_ELIGIBLE] = s
     row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
     committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, claims,
-                                               dealer, declarer, hands, tricks, exch, offered)
+                                               dealer, declarer, hands, tricks, known)
     # R34, G9: the reversis, as every scoring reports it.
     made = False
     if committed >= 0:
-        made = row[COL_WON + committed] == n_tricks
+        made = row[COL_WON + committed] == P[P_HAND_SIZE]
         row[COL_REV_SEAT] = committed
         row[COL_REV_MADE] = made
         row[COL_REV_BREAKER] = -1 if made else breaker

@@ -16,7 +16,8 @@ batch passes scratch arrays that it reuses; :mod:`.trace` passes one set per dea
   holder, base amount, reason;
 - ``cards`` (``int64 (2 * SWAPS,)``, scratch): the deck being shuffled, then from ``SWAPS`` on the swap
   partners; ``draws`` (``uint64 (MAX_SEATS, N_DRAWS)``, scratch): each seat's policy draws for this deal
-  (:mod:`.policy`).
+  (:mod:`.policy`); ``known`` (``uint64 (MAX_SEATS,)``, scratch): the talon cards each seat knows after the exchange
+  (its discard, or the card it looked at; A17), for the policies.
 
 Ledger rows per deal, at most: the parlett family 45 (8 antes, 8 side payments (four Aces and a forced Quinola's
 four rows), 8 returns at the commitment, 3 reversis rows, 6 espagnolette returns, 5 led claims, 3 party); the
@@ -30,8 +31,8 @@ import numpy as np
 
 from ..game import FATE_DUMPED, FATE_FORCED, FATE_LED, FATE_TALON, IllegalPlay
 from ..jit import njit
+from ..keys_nb import N_DRAWS
 from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS
-from .policy import N_DRAWS
 
 # --- the result row of one deal (the columns of play_matches, reversis_sim.columns) ----------------------------
 COL_MATCH = 0
@@ -69,7 +70,7 @@ COL_SCORE = 54  # 54..58: simple scoring, each seat's score of this deal (F4.3)
 N_COLS = COL_SCORE + MAX_SEATS
 
 Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED  # reversis_sim.game.FATES
-ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER = 1, 2, 3
+ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY = 1, 2, 3, 4
 
 H_DEALT, H_LEAD, H_NOW = 0, 1, 2
 SWAPS = 64  # offset of the swap partners in the ``cards`` scratch
@@ -81,14 +82,17 @@ def kernel_error(code: int, match: int, deal: int) -> Exception:
     where = f"match {int(match)} deal {int(deal)}"
     if kind == ERR_LEDGER:
         return RuntimeError(f"{where}: more than {MAX_LEDGER} payments in one deal (engine limit MAX_LEDGER)")
+    if kind == ERR_FAMILY:
+        return IllegalPlay(f"{where}: seat {seat}'s policy family id is not registered (reversis_sim.policies."
+                           f"registry.FAMILIES); no policy decided for it")
     what = "exchange (not a card of his hand)" if kind == ERR_EXCHANGE else "play (not a legal card)"
     return IllegalPlay(f"{where}: the policy of seat {seat} made an illegal {what}")
 
 
 @njit
 def alloc():
-    """(row, hands, offered, exch, tricks, ledger, claims, cards, draws) for one deal."""
+    """(row, hands, offered, exch, tricks, ledger, claims, cards, draws, known) for one deal."""
     return (np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64), np.zeros(MAX_SEATS, np.int64),
             np.zeros((4, 3), np.int64), np.zeros((MAX_TRICKS, 6), np.int64), np.zeros((MAX_LEDGER, 6), np.int64),
             np.zeros((MAX_CLAIMS, 4), np.int64), np.zeros(2 * SWAPS, np.int64),
-            np.zeros((MAX_SEATS, N_DRAWS), np.uint64))
+            np.zeros((MAX_SEATS, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.uint64))

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..policies import FAMILIES, PolicySpec, PolicySpecError, parse_spec
-from .policy import KERNEL_FAMILIES
+from .. import keys as K
+from ..policies import PolicySpec, parse_spec
+from .compiled import MAX_SEATS
 
 
 def seat_arrays(seats: Sequence[PolicySpec | str], n_seats: int = 4) -> tuple[np.ndarray, np.ndarray]:
@@ -19,14 +20,24 @@ def seat_arrays(seats: Sequence[PolicySpec | str], n_seats: int = 4) -> tuple[np
     specs = [parse_spec(s) if isinstance(s, str) else s for s in seats]
     if len(specs) != n_seats:
         raise ValueError(f"the engine needs {n_seats} seat policies, got {len(specs)}")
-    for s in specs:
-        if FAMILIES[s.family].family_id not in KERNEL_FAMILIES:
-            raise PolicySpecError(f"policy family {s.family!r} has no numba kernel yet (the engine plays "
-                                  f"{', '.join(KERNEL_FAMILIES.values())}); use the reference engine")
-    family = np.array([FAMILIES[s.family].family_id for s in specs], dtype=np.int64)
+    family = np.array([s.family_id for s in specs], dtype=np.int64)
     width = max([1] + [len(s.params) for s in specs])
     params = np.zeros((n_seats, width), dtype=np.float64)
     for i, s in enumerate(specs):
         for j, (_, v) in enumerate(s.params):
             params[i, j] = v
     return family, params
+
+
+def seed_u64(seed: int) -> np.uint64:
+    """A run seed (any Python int) reduced modulo 2**64, as the Python twin does with ``& M64``."""
+    return np.uint64(int(seed) & K.M64)
+
+
+def policy_seed_array(seed: int, policy_seeds: Sequence[int] | None, n_seats: int) -> np.ndarray:
+    """Each seat's policy seed modulo 2**64 (``uint64 (MAX_SEATS,)``, unused seats 0): ``policy_seeds``, or the run
+    seed for every seat."""
+    seeds = [seed] * n_seats if policy_seeds is None else list(policy_seeds)
+    if len(seeds) != n_seats:
+        raise ValueError(f"policy_seeds needs one seed per seat ({n_seats}), got {len(seeds)}")
+    return np.array([int(s) & K.M64 for s in seeds] + [0] * (MAX_SEATS - n_seats), dtype=np.uint64)

@@ -16,7 +16,6 @@ from ..game import REASONS, DealOutcome, Exchange, Payment, Reversis, TrickRecor
 from ..policies import PolicySpec, parse_spec
 from ..rules import Rules
 from .compiled import POOL, compile_rules
-from .keys import policy_seed_array, seed_u64
 from .layout import (
     COL_BETE,
     COL_DEALER,
@@ -38,7 +37,7 @@ from .layout import (
     kernel_error,
 )
 from .match import match_kernels
-from .seats import seat_arrays
+from .seats import policy_seed_array, seat_arrays, seed_u64
 
 
 def trace_match(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, match: int,

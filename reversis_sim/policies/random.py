@@ -1,35 +1,46 @@
-"""The ``random`` family: a uniformly random legal choice at every decision (the baseline of every comparison)."""
+"""The ``random`` family: a uniformly random legal choice at every decision (the baseline of every comparison).
+
+Its randomness is the seat's keyed draws of the deal (``draws[i]`` = the ``i``-th draw of the seat's policy stream,
+:mod:`reversis_sim.keys`), one decision index per decision, so both engines make exactly the same choices:
+
+- talon: take with probability 1/2 (``TAKE``); the discard is uniform over the hand (``DISCARD``); the dealer
+  always discards, uniformly; under ``take_then_discard`` (``serbian``) everyone discards;
+- espagnolette: declare with probability 1/2 when eligible (``DECLARE``); where a goal is chosen (``modern``),
+  ``lose_all`` or ``win_all`` with probability 1/2 each (``GOAL``);
+- play: uniform over the legal cards in card-code order (``PLAY + trick``).
+"""
 
 from __future__ import annotations
 
-from .. import keys
-from .view import SeatView
+from ..bits import count, select
+from ..jit import njit_nrt_free as njit
+from ..jit import njit_nrt_free_inline as njit_inline
+from ..keys_nb import DECLARE, DISCARD, GOAL, PLAY, TAKE, below
+from .family import Family
 
 
-class RandomPolicy:
-    """Uniform over the legal choices; its randomness comes from the seat's keyed stream, so the numba twin
-    (:mod:`reversis_sim.engine`) makes exactly the same choices.
+@njit
+def exchange(params, draws, seat, is_dealer, must_discard, hand, strength, points):
+    if not (is_dealer or must_discard) and below(draws[TAKE], 2) == 0:
+        return -1
+    return select(hand, below(draws[DISCARD], count(hand)))
 
-    - talon: take with probability 1/2 (``TAKE`` draw); the discard is uniform over the hand (``DISCARD`` draw);
-      the dealer always discards, uniformly; under ``take_then_discard`` (``serbian``) everyone discards.
-    - espagnolette: declare with probability 1/2 when eligible (``DECLARE`` draw); where a goal is chosen
-      (``modern``), ``lose_all`` or ``win_all`` with probability 1/2 each (``GOAL`` draw).
-    - play: uniform over the legal cards sorted by card code (``PLAY + trick`` draw).
-    """
 
-    name = "random"
+@njit
+def declare(params, draws, hand, strength):
+    return below(draws[DECLARE], 2) == 1
 
-    def exchange(self, view: SeatView) -> int | None:
-        optional = view.seat != view.dealer and view.rules.talon_mode == "optional_blind_exchange"
-        if optional and keys.below(view.draw(keys.TAKE), 2) == 0:
-            return None
-        return view.hand[keys.below(view.draw(keys.DISCARD), len(view.hand))]
 
-    def declare_espagnolette(self, view: SeatView) -> bool:
-        return keys.below(view.draw(keys.DECLARE), 2) == 1
+@njit
+def goal(params, draws, hand, deck, strength):
+    return below(draws[GOAL], 2) == 1  # ("lose_all", "win_all")[draw]
 
-    def espagnolette_goal(self, view: SeatView) -> str:
-        return ("lose_all", "win_all")[keys.below(view.draw(keys.GOAL), 2)]
 
-    def play(self, view: SeatView, legal: tuple[int, ...]) -> int:
-        return legal[keys.below(view.draw(keys.PLAY + view.trick_index), len(legal))]
+@njit_inline
+def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats, sit_out, played,
+         talon_known, streak, declarer, deck, strength, points):
+    return select(legal, below(draws[PLAY + trick_index], count(legal)))
+
+
+FAMILY = Family("random", 0, "uniformly random legal play at every decision (the baseline)", (),
+                exchange, declare, goal, play)

@@ -1,4 +1,4 @@
-"""Frames in, frames out: polars wrappers around :mod:`.stats`.
+"""Summary tables with honest intervals, frames in, frames out: polars wrappers around :mod:`.stats`.
 
 Inputs are per-deal frames (one row per deal, or per deal and seat); the wrappers aggregate to the sampling unit
 (the match, DESIGN.md decision 2) with polars and hand small per-unit arrays to the numeric functions. Outputs
@@ -14,33 +14,15 @@ import polars as pl
 
 from . import stats
 from .batches import Batches, collect_additive
+from .frames import Columns, column_list, require_columns
 
 __all__ = ["UnitMoments", "holm_table", "mean_table", "paired_summary", "rate_table"]
-
-Columns = str | Sequence[str]
 
 _UNIT_ID = "__unit_id"
 
 
-def _names(cols: Columns | None) -> list[str]:
-    if cols is None:
-        return []
-    return [cols] if isinstance(cols, str) else list(cols)
-
-
-def _columns(frame: pl.DataFrame | pl.LazyFrame | Batches) -> list[str]:
-    return frame.columns if isinstance(frame, pl.DataFrame) else frame.collect_schema().names()
-
-
 def _collect(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
-
-
-def _require(frame: pl.DataFrame | pl.LazyFrame, cols: list[str], what: str) -> None:
-    names = _columns(frame)
-    missing = [c for c in cols if c not in names]
-    if missing:
-        raise ValueError(f"{what}: column(s) {missing} not in the frame; its columns are {names}")
 
 
 def _groups(frame: pl.DataFrame, by: list[str]):
@@ -56,8 +38,8 @@ def _with_unit(frame: pl.DataFrame, unit: Columns | None) -> tuple[pl.DataFrame,
     """The frame with a unit column (each row its own unit when ``unit`` is None) and the unit key columns."""
     if unit is None:
         return frame.with_row_index(_UNIT_ID), [_UNIT_ID]
-    units = _names(unit)
-    _require(frame, units, "unit")
+    units = column_list(unit)
+    require_columns(frame, units, "unit")
     return frame, units
 
 
@@ -100,9 +82,9 @@ def paired_summary(frame: pl.DataFrame, unit: Columns = "match", value_a: str = 
     Each unit contributes its mean fish per deal in each arm; the test is the t-test on the per-unit
     differences. With equal-sized units (matches of 12 deals) this is the mean difference per deal.
     """
-    by_cols = _names(by)
-    units = _names(unit)
-    _require(frame, units + [value_a, value_b] + by_cols, "paired_summary")
+    by_cols = column_list(by)
+    units = column_list(unit)
+    require_columns(frame, units + [value_a, value_b] + by_cols, "paired_summary")
     per_unit = (frame.group_by(by_cols + units)
                 .agg(pl.col(value_a).cast(pl.Float64).mean().alias("a"),
                      pl.col(value_b).cast(pl.Float64).mean().alias("b"),
@@ -141,8 +123,8 @@ def mean_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, value: st
         One row per group: the ``by`` columns, ``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units``,
         ``n_deals``. The standard error is :func:`.stats.ratio_mean_ci` on the per-unit totals.
     """
-    by_cols = _names(by)
-    _require(frame, [value] + by_cols, "mean_table")
+    by_cols = column_list(by)
+    require_columns(frame, [value] + by_cols, "mean_table")
     if isinstance(frame, Batches):
         return _mean_table_batches(frame, by_cols, value, unit, level)
     framed, units = _with_unit(frame, unit)
@@ -215,8 +197,8 @@ def _mean_table_batches(batches: Batches, by: list[str], value: str, unit: Colum
     :class:`UnitMoments` and added up."""
     if unit is None:
         raise ValueError("mean_table over Batches needs a unit column (rows of different batches would share ids)")
-    units = _names(unit)
-    _require(batches, units, "unit")
+    units = column_list(unit)
+    require_columns(batches, units, "unit")
     acc = UnitMoments(by)
     for frame in batches:
         acc.add(frame.group_by(by + units)
@@ -258,8 +240,8 @@ def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_c
     methods = {"wilson": stats.wilson_interval, "clopper_pearson": stats.clopper_pearson_interval}
     if method not in methods:
         raise ValueError(f"unknown method {method!r}; valid methods: {', '.join(methods)}")
-    by_cols = _names(by)
-    _require(frame, [success_col] + ([trials_col] if trials_col else []) + by_cols, "rate_table")
+    by_cols = column_list(by)
+    require_columns(frame, [success_col] + ([trials_col] if trials_col else []) + by_cols, "rate_table")
     trials = pl.col(trials_col).cast(pl.Int64).sum() if trials_col else pl.len().cast(pl.Int64)
     aggs = [pl.col(success_col).cast(pl.Int64).sum().alias("successes"), trials.alias("trials")]
     counts = collect_additive(frame, by_cols, *aggs)
@@ -273,6 +255,6 @@ def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_c
 def holm_table(frame: pl.DataFrame, p_col: str = "p_value", alpha: float = 0.05) -> pl.DataFrame:
     """Add Holm–Bonferroni ``p_holm`` and ``reject`` (at family-wise level ``alpha``) to a frame of comparisons,
     one row per comparison (e.g. the rows of :func:`paired_summary` for several candidates)."""
-    _require(frame, [p_col], "holm_table")
+    require_columns(frame, [p_col], "holm_table")
     p = frame[p_col].cast(pl.Float64).to_numpy()
     return frame.with_columns(pl.Series("p_holm", stats.holm(p)), pl.Series("reject", stats.holm_reject(p, alpha)))

@@ -1,4 +1,5 @@
-"""numba twins of :mod:`reversis_sim.keys` (splitmix64 streams), on ``np.uint64``.
+"""numba twins of :mod:`reversis_sim.keys` (splitmix64 streams), on ``np.uint64``: used by the kernels and by the
+policies' numba decisions (below both, like :mod:`reversis_sim.bits`).
 
 In numba, an operation mixing ``uint64`` and ``int64`` operands is done in ``float64``: every constant below is an
 ``np.uint64`` and every operand is cast explicitly, so the arithmetic wraps modulo 2**64 exactly like the Python
@@ -7,14 +8,10 @@ version's ``& M64``. ``tests/test_engine_keys.py`` checks the twins agree on man
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from .. import keys as K
-from ..jit import njit_nrt_free
-
-MAX_SEATS = 5  # seats at the largest table (``modern_five``): the length of every per-seat array of the kernels
+from . import keys as K
+from .jit import njit_nrt_free, njit_nrt_free_inline
 
 GAMMA = np.uint64(K.GAMMA)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -25,6 +22,7 @@ _ONE = np.uint64(1)
 PURPOSE_SHUFFLE = K.PURPOSE_SHUFFLE
 PURPOSE_POLICY = K.PURPOSE_POLICY
 TAKE, DISCARD, DECLARE, RENOUNCE, GOAL, PLAY = K.TAKE, K.DISCARD, K.DECLARE, K.RENOUNCE, K.GOAL, K.PLAY
+N_DRAWS = K.N_DRAWS
 
 
 @njit_nrt_free
@@ -70,15 +68,14 @@ def below(x, n):
     return np.int64(((np.uint64(x) >> _S32) * np.uint64(n)) >> _S32)
 
 
-def seed_u64(seed: int) -> np.uint64:
-    """A run seed (any Python int) reduced modulo 2**64, as the Python twin does with ``& M64``."""
-    return np.uint64(int(seed) & K.M64)
-
-
-def policy_seed_array(seed: int, policy_seeds: Sequence[int] | None, n_seats: int) -> np.ndarray:
-    """Each seat's policy seed modulo 2**64 (``uint64 (MAX_SEATS,)``, unused seats 0): ``policy_seeds``, or the run
-    seed for every seat."""
-    seeds = [seed] * n_seats if policy_seeds is None else list(policy_seeds)
-    if len(seeds) != n_seats:
-        raise ValueError(f"policy_seeds needs one seed per seat ({n_seats}), got {len(seeds)}")
-    return np.array([int(s) & K.M64 for s in seeds] + [0] * (MAX_SEATS - n_seats), dtype=np.uint64)
+@njit_nrt_free_inline
+def fill_draws(stream_key, n_tricks, goal, out):
+    """A seat's draws of one deal into ``out`` (``uint64 (N_DRAWS,)``): ``out[i] = draw(stream_key, i)`` for the
+    decision indices the engines use: ``TAKE``, ``DISCARD``, ``DECLARE``, ``GOAL`` where the preset asks for a goal
+    (``goal``), and ``PLAY + t`` for each trick ``t < n_tricks`` (the other slots are left as they are)."""
+    for i in range(DECLARE + 1):
+        out[i] = draw(stream_key, i)
+    if goal:
+        out[GOAL] = draw(stream_key, GOAL)
+    for i in range(PLAY, PLAY + n_tricks):
+        out[i] = draw(stream_key, i)

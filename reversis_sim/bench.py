@@ -1,0 +1,82 @@
+"""Throughput of the engines, measured in one run: the reference, the kernel on one thread and on all threads.
+
+:func:`measure` is what ``reversis-sim bench`` and ``bench/bench_engine.py`` print. Every rate is in deals per
+second, best of ``repeat`` timed calls after untimed warm-up calls (shared machines are noisy: compare the ratios
+measured in the same run, not absolutes); ``first_call_s`` is the time of the very first kernel call (one match),
+which compiles the kernel or loads it from the on-disk cache:
+
+- ``reference_deals_per_s``: the reference engine, whole matches (after one untimed match);
+- ``kernel_deals_per_s_1_thread`` / ``..._all_threads``: the numba engine through the engine interface
+  (:func:`reversis_sim.engines.get_engine`; allocation of the result columns and their conversion included);
+- ``kernel_core_deals_per_s_1_thread`` / ``..._all_threads``: the compiled kernel alone, writing into buffers that
+  are allocated and touched once beforehand (:func:`reversis_sim.engine.batch.core_runner`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numba
+
+from .engine.batch import core_runner
+from .engines import get_engine
+from .policies import PolicySpec, parse_seats
+from .rules import Rules
+
+
+def _best_rate(fn, n_deals: int, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return n_deals / best
+
+
+def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_deals: int = 240_000, *,
+            reference_deals: int = 2_400, repeat: int = 5, threads: int | None = None, seed: int = 0) -> dict:
+    """Deals per second of the reference and of the kernel (1 thread and ``threads``, default all numba threads).
+
+    ``n_deals`` (kernel) and ``reference_deals`` are rounded up to whole matches of ``rules.match_deals``; the rates
+    count the deals actually played (fewer where matches end at their target total, ``parlett_simple``).
+    """
+    specs = parse_seats([str(s) for s in seats] or ["random"], rules.n_seats)
+    md = rules.match_deals
+    n_matches = max(1, -(-n_deals // md))
+    ref_matches = max(1, -(-reference_deals // md))
+    all_threads = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
+    reference, fast = get_engine("reference"), get_engine("numba")
+    fast.check(rules)
+
+    reference.match_records(rules, specs, seed=seed, match=10**6)  # untimed: loads the shared numba decisions
+    t0 = time.perf_counter()
+    ref_played = sum(len(reference.match_records(rules, specs, seed=seed, match=m)) for m in range(ref_matches))
+    ref_rate = ref_played / (time.perf_counter() - t0)
+
+    def api(n_threads: int):
+        return lambda: fast.columns(rules, specs, seed=seed, first_match=0, n_matches=n_matches, threads=n_threads)
+
+    t0 = time.perf_counter()
+    fast.columns(rules, specs, seed=seed, first_match=0, n_matches=1, threads=1)  # compiles or loads the kernel
+    warmup_s = time.perf_counter() - t0
+    n = len(api(1)()["match"])  # untimed; the deals played
+    core = core_runner(rules, specs, seed=seed, n_matches=n_matches)
+    assert core(1) == n  # untimed; touches the buffers
+    result = {
+        "rules": rules.name,
+        "seats": [str(s) for s in specs],
+        "n_deals": n,
+        "reference_deals": ref_played,
+        "threads": all_threads,
+        "reference_deals_per_s": ref_rate,
+        "kernel_deals_per_s_1_thread": _best_rate(api(1), n, repeat),
+        "kernel_deals_per_s_all_threads": _best_rate(api(all_threads), n, repeat),
+        "kernel_core_deals_per_s_1_thread": _best_rate(lambda: core(1), n, repeat),
+        "kernel_core_deals_per_s_all_threads": _best_rate(lambda: core(all_threads), n, repeat),
+        "first_call_s": warmup_s,
+    }
+    result["speedup_1_thread_vs_reference"] = result["kernel_deals_per_s_1_thread"] / ref_rate
+    result["speedup_all_threads_vs_1_thread"] = (result["kernel_deals_per_s_all_threads"]
+                                                 / result["kernel_deals_per_s_1_thread"])
+    return result

@@ -1,0 +1,126 @@
+"""Comparison folders: a comparison, tournament or sweep written as Parquet tables and a manifest.
+
+Each table is written under a temporary name and renamed when complete, then the manifest (``format``
+:data:`COMPARE_FORMAT`, ``kind`` compare | tournament | sweep, the settings, the versions and the files). An
+existing folder is replaced only when asked (``force``) and only if it is a comparison folder.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import polars as pl
+
+from .. import __version__
+from ..record import RunError, git_commit, versions, write_json_atomic
+from ..rules import Rules
+
+if TYPE_CHECKING:
+    from .duplicate import CompareResult, Duplicate
+
+COMPARE_FORMAT = "reversis-compare/1"
+"""``format`` of the manifest of a comparison folder (``kind`` says which: compare, tournament, sweep)."""
+COMPARE_TABLE = "comparison.parquet"
+
+
+def json_ready(x):
+    """``x`` (nested dicts, lists, numbers) with every non-finite float as None: JSON has no inf or NaN."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: json_ready(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_ready(v) for v in x]
+    return x
+
+
+def check_out(out: Path, force: bool) -> None:
+    """Refuse a folder we may not write (before any simulation, so nothing is lost)."""
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out} is a file, not a folder; choose another out")
+    if out.exists() and any(out.iterdir()):
+        if not force:
+            raise RunError(f"{out} already exists and is not empty; use force=True (--force) to overwrite it, or "
+                           f"choose another out")
+        try:
+            manifest = json.loads((out / "manifest.json").read_text())
+        except (OSError, json.JSONDecodeError):
+            manifest = {}
+        if manifest.get("format") != COMPARE_FORMAT:
+            raise RunError(f"{out} is not a comparison folder (no manifest.json of format {COMPARE_FORMAT}); "
+                           f"refusing to overwrite it even with force: choose another out")
+
+
+def write_folder(out: Path, kind: str, tables: Mapping[str, pl.DataFrame], manifest: dict, *, force: bool) -> None:
+    """Write ``tables`` (file name -> frame) atomically, then the manifest (kind, versions, files) atomically."""
+    check_out(out, force)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in list(out.glob("*.parquet")) + list(out.glob("*.parquet.tmp")):
+        old.unlink()
+    for name, frame in tables.items():
+        tmp = out / (name + ".tmp")
+        frame.write_parquet(tmp, compression="zstd")
+        os.replace(tmp, out / name)
+    full = {"format": COMPARE_FORMAT, "kind": kind, **manifest, "files": sorted(tables),
+            "package_version": __version__, "git_commit": git_commit(), "versions": versions()}
+    write_json_atomic(out / "manifest.json", json_ready(full))
+
+
+def compare_rows(result: CompareResult, dup: Duplicate, n_seats: int) -> pl.DataFrame:
+    """One row per (match, rotation, arm): the seat under test's fish and fish per deal, and every seat's fish."""
+    parts = []
+    match = np.arange(result.first_match, result.first_match + result.n_matches, dtype=np.int64)
+    for (arm, s), t in sorted(dup.tables.items(), key=lambda kv: (kv[0][1], kv[0][0] != "candidate")):
+        cols = {"match": match, "rotation": np.full(len(match), s, np.int8),
+                "arm": [arm] * len(match),
+                "policy": [result.candidate if arm == "candidate" else result.baseline] * len(match),
+                "n_deals": t.deals.astype(np.int16), "fish": t.fish[:, s], "fish_per_deal": t.per_deal(s)}
+        for k in range(n_seats):
+            cols[f"fish_seat_{k}"] = t.fish[:, k]
+        parts.append(pl.DataFrame(cols))
+    return pl.concat(parts).sort(["match", "rotation", "arm"], descending=[False, False, True])
+
+
+def write_compare(out: Path, rules: Rules, result: CompareResult, dup: Duplicate, *, force: bool) -> None:
+    layout = {
+        "table": COMPARE_TABLE,
+        "row": "one per (match, rotation, arm)",
+        "rotation": "the seat under test (candidate or baseline there, the field in every other seat)",
+        "arm": "candidate | baseline",
+        "fish": "the seat under test's fish in the match; fish_per_deal = fish / n_deals",
+        "fish_seat_k": "every seat's fish in the match (k = 0 .. n_seats - 1)",
+        "difference": "per match: mean over rotations of fish_per_deal, candidate minus baseline",
+    }
+    manifest = {"rules": rules.name, "rules_params": rules.to_params(), "candidate": result.candidate,
+                "baseline": result.baseline, "field": result.field, "seed": result.seed,
+                "baseline_seed": result.baseline_seed, "policy_seed_offsets": list(result.policy_seed_offsets),
+                "first_match": result.first_match, "n_matches": result.n_matches, "match_deals": result.match_deals,
+                "n_rotations": result.n_rotations, "engine": result.engine, "layout": layout,
+                "summary": result.summary()}
+    write_folder(out, "compare", {COMPARE_TABLE: compare_rows(result, dup, rules.n_seats)}, manifest, force=force)
+
+
+def read_compare(out: str | Path) -> tuple[dict, pl.DataFrame]:
+    """(manifest, rows) of a folder written by :func:`compare` with ``out``; :class:`RunError` otherwise.
+
+    The per-match differences follow from the rows alone::
+
+        rows.group_by("match", "arm").agg(pl.col("fish_per_deal").mean())  # then candidate minus baseline
+    """
+    out = Path(out)
+    try:
+        manifest = json.loads((out / "manifest.json").read_text())
+    except (OSError, json.JSONDecodeError):
+        raise RunError(f"{out} is not a comparison folder (no readable manifest.json)") from None
+    if manifest.get("format") != COMPARE_FORMAT or manifest.get("kind") != "compare":
+        raise RunError(f"{out} is not a compare folder (format {manifest.get('format')!r}, kind "
+                       f"{manifest.get('kind')!r})")
+    return manifest, pl.read_parquet(out / COMPARE_TABLE)
+
+

@@ -1,0 +1,98 @@
+"""Seatings of a block of matches, each simulated once and reduced to per-match, per-seat fish totals.
+
+A seating is (the spec of every seat, the run seed, the policy seed of every seat). Equal seatings are pure
+functions of the same keys (DESIGN.md decision 1), so :class:`Arms` simulates each once and hands the same
+:class:`Table` to every arm that needs it: the all-baseline table when the field is the baseline, the baseline arm
+of every point of a sweep, the diagonal of a tournament.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engines import get_engine
+from ..policies import PolicySpec, parse_spec
+from ..rules import Rules, get_preset
+
+CHUNK_MATCHES = 20_000
+"""Matches simulated per engine call: bounds the memory of the per-deal columns of one call."""
+
+Spec = str | PolicySpec
+"""A policy given as a spec string or a parsed :class:`~reversis_sim.policies.PolicySpec`."""
+
+
+def as_rules(rules: Rules | str) -> Rules:
+    """A rule set, or the preset of that name."""
+    return get_preset(rules) if isinstance(rules, str) else rules
+
+
+def as_spec(spec: Spec) -> PolicySpec:
+    """A parsed policy spec."""
+    return spec if isinstance(spec, PolicySpec) else parse_spec(spec)
+
+
+@dataclass(frozen=True)
+class Table:
+    """One seating over a block of matches: ``fish`` int64 (n_matches, n_seats) totals per match and seat,
+    ``deals`` int64 (n_matches,) deals played in each match."""
+
+    fish: np.ndarray
+    deals: np.ndarray
+
+    def per_deal(self, seat: int) -> np.ndarray:
+        """float64 (n_matches,): the seat's mean fish per deal in each match."""
+        return self.fish[:, seat] / self.deals
+
+
+class Arms:
+    """Seatings of one block of matches (``first_match .. first_match + n_matches - 1``), each simulated once by
+    the engine called ``engine`` (:func:`reversis_sim.engines.get_engine`)."""
+
+    def __init__(self, rules: Rules, *, first_match: int, n_matches: int, match_deals: int, engine: str,
+                 threads: int | None, chunk_matches: int = CHUNK_MATCHES):
+        if n_matches < 1:
+            raise ValueError(f"n_matches must be at least 1, got {n_matches}")
+        if first_match < 0:
+            raise ValueError(f"first_match must not be negative, got {first_match}")
+        if match_deals < 1:
+            raise ValueError(f"match_deals must be at least 1, got {match_deals}")
+        self.engine = get_engine(engine)
+        self.engine.check(rules)
+        self.rules, self.first_match, self.n_matches, self.match_deals = rules, first_match, n_matches, match_deals
+        self.threads, self.chunk_matches = threads, chunk_matches
+        self.memo: dict[tuple, Table] = {}
+        self.n_deals_simulated = 0
+
+    def table(self, seats: Sequence[PolicySpec], seed: int, policy_seeds: Sequence[int] | None = None) -> Table:
+        """The seating's :class:`Table` (simulated on first use); ``policy_seeds`` None: every seat's policy is
+        keyed by ``seed``."""
+        n = self.rules.n_seats
+        if len(seats) != n:
+            raise ValueError(f"{self.rules.name} needs {n} seats, got {len(seats)}")
+        seeds = None if policy_seeds is None or all(p == seed for p in policy_seeds) else tuple(map(int, policy_seeds))
+        key = (tuple(str(s) for s in seats), int(seed), seeds)
+        if key not in self.memo:
+            self.memo[key] = self._play(list(seats), int(seed), seeds)
+        return self.memo[key]
+
+    def _play(self, seats: list[PolicySpec], seed: int, policy_seeds: tuple[int, ...] | None) -> Table:
+        n_seats = self.rules.n_seats
+        fish = np.zeros((self.n_matches, n_seats), np.int64)
+        deals = np.zeros(self.n_matches, np.int64)
+        for start in range(0, self.n_matches, self.chunk_matches):
+            size = min(self.chunk_matches, self.n_matches - start)
+            cols = self.engine.columns(self.rules, seats, seed=seed, first_match=self.first_match + start,
+                                       n_matches=size, match_deals=self.match_deals, threads=self.threads,
+                                       policy_seeds=None if policy_seeds is None else list(policy_seeds))
+            idx = np.asarray(cols["match"], np.int64) - (self.first_match + start)
+            deals[start:start + size] = np.bincount(idx, minlength=size)
+            f = np.asarray(cols["fish"])
+            for s in range(n_seats):  # float64 sums of int fish are exact far beyond any match's total
+                fish[start:start + size, s] = np.rint(np.bincount(idx, weights=f[:, s], minlength=size))
+            self.n_deals_simulated += len(idx)
+        if np.any(deals == 0):
+            raise RuntimeError("a match produced no deal; the engine returned rows for other matches than asked")
+        return Table(fish, deals)

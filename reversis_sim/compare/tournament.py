@@ -1,0 +1,121 @@
+"""Tournaments: every policy in every seat against a field of every policy, on the same deals; the payoff matrix,
+a ranking and Holm-corrected pairwise claims."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from ..analysis import stats
+from ..analysis.tables import holm_table
+from ..rules import Rules
+from .folders import check_out, write_folder
+from .seatings import Arms, Spec, as_rules, as_spec
+
+
+@dataclass(frozen=True, eq=False)
+class TournamentResult:
+    """``payoff``: one row per (row, column) policy: mean fish per deal of ``row`` seated in each seat in turn
+    against copies of ``column``, with ``se``, ``ci_low``, ``ci_high``. ``ranking``: policies by their mean over
+    every field (the same fields and deals for all). ``pairwise``: one row per pair, a paired comparison of the
+    per-match row means, Holm-corrected (``p_holm``, ``reject``) with the claim it supports. ``values``: float64
+    (k, k, n_matches), the per-match payoffs."""
+
+    policies: list[str]
+    payoff: pl.DataFrame
+    ranking: pl.DataFrame
+    pairwise: pl.DataFrame
+    values: np.ndarray = dc_field(repr=False)
+    n_matches: int = 0
+    n_deals: int = 0
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """float64 (k, k): ``M[i, j]`` the mean payoff of policy i against a field of policy j."""
+        return self.values.mean(axis=2)
+
+
+def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, seed: int, engine: str = "numba",
+               match_deals: int | None = None, threads: int | None = None, level: float = 0.95,
+               alpha: float = 0.05, first_match: int = 0, out: str | Path | None = None,
+               force: bool = False) -> TournamentResult:
+    """Every policy in every seat against three (``n_seats - 1``) copies of every policy, on the same deals.
+
+    ``M[i][j]`` = mean over matches of (mean over the seat rotations of policy i's fish per deal against a field
+    of j); its interval is :func:`.analysis.stats.mean_ci` on the per-match values. The ranking averages a row over
+    all fields (``j`` including ``i``: every policy faces the same fields); "i beats j" claims come from
+    :func:`.analysis.stats.paired_comparison` of the per-match row means of i and j (same fields, same deals),
+    Holm-corrected over all pairs at family-wise level ``alpha``. ``out`` writes ``payoff``, ``ranking``,
+    ``pairwise`` and ``values`` Parquet tables and a manifest (kind ``tournament``).
+    """
+    rules = as_rules(rules)
+    specs = [as_spec(p) for p in policies]
+    names = [str(s) for s in specs]
+    if len(specs) < 2:
+        raise ValueError("a tournament needs at least two policies")
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"policies listed twice (after filling in defaults): {', '.join(dup)}")
+    if out is not None:
+        check_out(Path(out), force)
+    deals = rules.match_deals if match_deals is None else int(match_deals)
+    arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=deals, engine=engine,
+                 threads=threads)
+    n, k = rules.n_seats, len(specs)
+    values = np.empty((k, k, n_matches))
+    for i, j in itertools.product(range(k), range(k)):
+        per_rot = []
+        for s in range(n):
+            seats = [specs[j]] * n
+            seats[s] = specs[i]
+            per_rot.append(arms.table(seats, seed).per_deal(s))
+        values[i, j] = np.mean(per_rot, axis=0)
+
+    payoff = []
+    for i, j in itertools.product(range(k), range(k)):
+        r = stats.mean_ci(values[i, j], level=level)
+        payoff.append({"row": names[i], "column": names[j], "mean": r.mean, "se": r.se, "ci_low": r.ci_low,
+                       "ci_high": r.ci_high, "n_matches": n_matches})
+    row_means = values.mean(axis=1)  # (k, n_matches)
+    ranking = []
+    for i in range(k):
+        r = stats.mean_ci(row_means[i], level=level)
+        ranking.append({"policy": names[i], "mean": r.mean, "se": r.se, "ci_low": r.ci_low, "ci_high": r.ci_high})
+    ranking_frame = (pl.DataFrame(ranking).sort("mean", descending=True, maintain_order=True)
+                     .with_row_index("rank", offset=1).with_columns(pl.col("rank").cast(pl.Int64)))
+    pairs = []
+    for i, j in itertools.combinations(range(k), 2):
+        r = stats.paired_comparison(a=row_means[i], b=row_means[j], level=level)
+        pairs.append({"policy_a": names[i], "policy_b": names[j], "mean_difference": r.mean_difference,
+                      "se": r.se, "ci_low": r.ci_low, "ci_high": r.ci_high, "p_value": r.p_value,
+                      "effect": r.effect})
+    pairwise = holm_table(pl.DataFrame(pairs), alpha=alpha)
+    pairwise = pairwise.with_columns(
+        pl.when(~pl.col("reject")).then(pl.lit(None, pl.String))
+        .when(pl.col("mean_difference") > 0).then(pl.col("policy_a")).otherwise(pl.col("policy_b")).alias("winner"),
+        pl.when(~pl.col("reject")).then(pl.lit("no claim"))
+        .when(pl.col("mean_difference") > 0).then(pl.col("policy_a") + " beats " + pl.col("policy_b"))
+        .otherwise(pl.col("policy_b") + " beats " + pl.col("policy_a")).alias("claim"))
+    result = TournamentResult(names, pl.DataFrame(payoff), ranking_frame, pairwise, values, n_matches,
+                              arms.n_deals_simulated)
+    if out is not None:
+        long = pl.DataFrame({
+            "row": np.repeat(names, k * n_matches), "column": np.tile(np.repeat(names, n_matches), k),
+            "match": np.tile(np.arange(first_match, first_match + n_matches), k * k), "value": values.reshape(-1)})
+        manifest = {"rules": rules.name, "rules_params": rules.to_params(), "policies": names, "seed": int(seed),
+                    "first_match": first_match, "n_matches": n_matches, "match_deals": deals, "engine": engine,
+                    "level": level, "alpha": alpha, "n_deals": arms.n_deals_simulated,
+                    "layout": {"values.parquet": "one row per (row, column, match): mean over rotations of row's "
+                                                 "fish per deal against a field of column"}}
+        write_folder(Path(out), "tournament", {"payoff.parquet": result.payoff, "ranking.parquet": ranking_frame,
+                                                "pairwise.parquet": pairwise, "values.parquet": long},
+                      manifest, force=force)
+    return result
+
+

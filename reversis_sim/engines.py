@@ -1,0 +1,112 @@
+"""The one engine interface: per-deal columns and deal records from either engine, chosen by name.
+
+Every caller that plays deals (a run, a replay, a comparison, the benchmark) asks :func:`get_engine` for an
+:class:`Engine` and calls it; nothing else chooses between the numba kernels (:mod:`reversis_sim.engine`) and the
+readable reference (:mod:`reversis_sim.reference`). Both give the same numbers: that is what the agreement tests
+check.
+
+- :meth:`Engine.columns`: one row per deal of a block of matches (the layout of :mod:`reversis_sim.columns`), the
+  unit a run folder writes and a comparison sums;
+- :meth:`Engine.match_records`, :meth:`Engine.deal_record`: deal records (RULES.md Appendix A), for ``replay``;
+- :meth:`Engine.check`: refuse, in one sentence, a rule set the engine cannot play.
+
+``policy_seeds`` (one seed per seat) key each seat's policy randomness apart from the cards (which always follow
+``seed``): an A/A comparison replays the same cards with independent policy randomness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+from . import columns, reference
+from .policies import PolicySpec
+from .rules import Rules
+
+ENGINES = ("numba", "reference")
+"""The engines by name; ``numba`` is the default everywhere."""
+
+
+class Engine(Protocol):
+    name: str
+
+    def check(self, rules: Rules) -> None:
+        """Raise :class:`~reversis_sim.rules.RulesError` if this engine cannot play ``rules``."""
+
+    def columns(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, first_match: int, n_matches: int,
+                match_deals: int | None = None, threads: int | None = None,
+                policy_seeds: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+        """Per-deal columns of matches ``first_match .. first_match + n_matches - 1``, in (match, deal) order."""
+
+    def match_records(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int,
+                      n_deals: int | None = None, policy_seeds: Sequence[int] | None = None) -> list[dict]:
+        """The deal records of one match (fewer than ``n_deals`` where it ends at its target, ``parlett_simple``)."""
+
+    def deal_record(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int, deal: int,
+                    policy_seeds: Sequence[int] | None = None) -> dict:
+        """The record of one deal (its match played up to it); ``ValueError`` if the match ended before it."""
+
+
+class NumbaEngine:
+    """The numba kernels: about a million random deals a second per core."""
+
+    name = "numba"
+
+    def check(self, rules: Rules) -> None:
+        from .engine import check_engine_supported
+
+        check_engine_supported(rules)
+
+    def columns(self, rules, seats, *, seed, first_match, n_matches, match_deals=None, threads=None,
+                policy_seeds=None):
+        from .engine import play_matches
+
+        return play_matches(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches,
+                            match_deals=match_deals, threads=threads, policy_seeds=policy_seeds)
+
+    def match_records(self, rules, seats, *, seed, match, n_deals=None, policy_seeds=None):
+        from .engine import trace_match
+
+        return trace_match(rules, seats, seed=seed, match=match, n_deals=n_deals, policy_seeds=policy_seeds)
+
+    def deal_record(self, rules, seats, *, seed, match, deal, policy_seeds=None):
+        from .engine import trace_deal
+
+        return trace_deal(rules, seats, seed, match, deal, policy_seeds=policy_seeds)
+
+
+class ReferenceEngine:
+    """The readable reference engine (pure Python, thousands of deals a second): the test oracle."""
+
+    name = "reference"
+
+    def check(self, rules: Rules) -> None:
+        return None  # the reference plays every valid rule set
+
+    def columns(self, rules, seats, *, seed, first_match, n_matches, match_deals=None, threads=None,
+                policy_seeds=None):
+        records = []
+        for match in range(first_match, first_match + n_matches):
+            records += self.match_records(rules, seats, seed=seed, match=match, n_deals=match_deals,
+                                          policy_seeds=policy_seeds)
+        return columns.from_records(records, rules)
+
+    def match_records(self, rules, seats, *, seed, match, n_deals=None, policy_seeds=None):
+        return list(reference.play_match(rules, seats, seed=seed, match=match, n_deals=n_deals,
+                                         policy_seeds=policy_seeds))
+
+    def deal_record(self, rules, seats, *, seed, match, deal, policy_seeds=None):
+        return reference.replay(rules, seats, seed=seed, match=match, deal=deal, policy_seeds=policy_seeds)
+
+
+_ENGINES: dict[str, Engine] = {"numba": NumbaEngine(), "reference": ReferenceEngine()}
+
+
+def get_engine(name: str) -> Engine:
+    """The engine called ``name`` (:data:`ENGINES`); ``ValueError`` naming the valid engines otherwise."""
+    try:
+        return _ENGINES[name]
+    except KeyError:
+        raise ValueError(f"unknown engine {name!r}; valid engines: {', '.join(ENGINES)}") from None

@@ -1,0 +1,110 @@
+"""What a player can work out from the cards he sees: numba helpers shared by the heuristic families.
+
+Hands and card sets are ``uint64`` masks (card c = bit c, :mod:`reversis_sim.cards`); ``strength`` is the rules'
+per-card playing strength within a suit (higher wins).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import cards as C
+from ..bits import ONE, bit, count, lowest, suit_mask
+from ..jit import njit_nrt_free as njit
+
+
+@njit
+def top(mask, strength):
+    """The card of ``mask`` with the highest strength (-1 if empty)."""
+    best, best_s = -1, -1
+    m = np.uint64(mask)
+    while m:
+        c = lowest(m)
+        m &= m - ONE
+        if strength[c] > best_s:
+            best, best_s = c, strength[c]
+    return best
+
+
+@njit
+def bottom(mask, strength):
+    """The card of ``mask`` with the lowest strength (-1 if empty)."""
+    best, best_s = -1, 1 << 30
+    m = np.uint64(mask)
+    while m:
+        c = lowest(m)
+        m &= m - ONE
+        if strength[c] < best_s:
+            best, best_s = c, strength[c]
+    return best
+
+
+@njit
+def below(mask, strength, limit):
+    """The cards of ``mask`` weaker than strength ``limit``."""
+    out = np.uint64(0)
+    m = np.uint64(mask)
+    while m:
+        c = lowest(m)
+        m &= m - ONE
+        if strength[c] < limit:
+            out |= bit(c)
+    return out
+
+
+@njit
+def payment_cards(hand):
+    """The cards of ``hand`` with side payments in every preset: the four Aces and the J♥."""
+    m = np.uint64(0)
+    for s in range(4):
+        m |= bit(16 * s + C.RANK_ACE)
+    m |= bit(C.QUINOLA)
+    return hand & m
+
+
+@njit
+def sure_tricks(hand, out, strength):
+    """H10: tricks the hand takes for certain by cashing its top cards: per suit, the run of cards above every
+    card of that suit still ``out``."""
+    n = 0
+    for s in range(4):
+        mine = hand & suit_mask(s)
+        theirs = out & suit_mask(s)
+        top_theirs = top(theirs, strength)
+        limit = -1 if top_theirs < 0 else strength[top_theirs]
+        m = mine
+        while m:
+            c = lowest(m)
+            m &= m - ONE
+            if strength[c] > limit:
+                n += 1
+    return n
+
+
+@njit
+def win_all_goal(hand, deck, strength):
+    """The ``modern`` declarer's goal (F1.4): win every trick only with a hand of sure tricks."""
+    return sure_tricks(hand, deck & ~hand, strength) >= count(hand)
+
+
+@njit
+def current_best(cur, n_cur, strength):
+    """(index in the trick, strength) of the card now winning the trick ``cur[:n_cur]``."""
+    led = cur[0] >> 4
+    bi, bs = 0, strength[cur[0]]
+    for i in range(1, n_cur):
+        c = cur[i]
+        if (c >> 4) == led and strength[c] > bs:
+            bi, bs = i, strength[c]
+    return bi, bs
+
+
+@njit
+def nth_seat(leader, i, dealer, n_seats, sit_out):
+    """The seat that plays the ``i``-th card of a trick led by ``leader`` (a dealer who sits out is skipped)."""
+    s = leader
+    for _ in range(i):
+        s = (s + 1) % n_seats
+        if sit_out and s == dealer:
+            s = (s + 1) % n_seats
+    return s

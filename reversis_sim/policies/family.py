@@ -1,0 +1,102 @@
+"""How a policy family is declared: its id, its parameters, and its four numba decisions.
+
+A family lives in a file of its own (:mod:`.random`, :mod:`.lowest`, :mod:`.avoid`) that ends with one
+:class:`Family` value, and is registered by one line in :mod:`.registry`. Everything else follows from that value:
+the spec parser reads the parameters (name, kind, range, default, help), the numba dispatch (:mod:`.dispatch`)
+calls the decisions by the family id, and the positions of the parameters in the kernel's parameter vector are
+their order in the declaration (:meth:`Family.position`; a family reads ``params[position("take")]``).
+
+The four decisions, numba functions of what the seat may know (the information discipline of issue 4; the
+arguments are described in :mod:`.dispatch`):
+
+- ``exchange(params, draws, seat, is_dealer, must_discard, hand, strength, points) -> int``: the card to
+  discard, or -1 to keep the hand (never -1 for the dealer or under ``must_discard``);
+- ``declare(params, draws, hand, strength) -> bool``: declare the espagnolette (asked of an eligible seat);
+- ``goal(params, draws, hand, deck, strength) -> bool``: the declarer's goal where he names one, True for
+  ``win_all``;
+- ``play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats, sit_out,
+  played, talon_known, streak, declarer, deck, strength, points) -> int``: a card of the mask ``legal``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+KINDS = ("switch", "int", "real")
+"""``switch``: 0 (off) or 1 (on); ``int``: a whole number in the range; ``real``: any number in the range."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a family: its name in a spec, its kind (:data:`KINDS`), default, range and help."""
+
+    name: str
+    kind: str
+    default: float
+    low: float
+    high: float
+    doc: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"parameter {self.name!r}: kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        if not self.low <= self.default <= self.high:
+            raise ValueError(f"parameter {self.name!r}: default {self.default} is outside [{self.low}, {self.high}]")
+
+    def problem(self, value: float) -> str | None:
+        """Why ``value`` is not a valid setting of this parameter, or None."""
+        if not self.low <= value <= self.high:
+            return f"is out of range [{fmt(self.low)}, {fmt(self.high)}]"
+        if self.kind == "switch" and value not in (0.0, 1.0):
+            return "is an on/off switch: write 0 or 1"
+        if self.kind == "int" and not float(value).is_integer():
+            return "must be a whole number"
+        return None
+
+
+def switch(name: str, default: int, doc: str) -> Param:
+    """An on/off parameter (0 or 1)."""
+    return Param(name, "switch", float(default), 0.0, 1.0, doc)
+
+
+def integer(name: str, default: int, low: int, high: int, doc: str) -> Param:
+    """A whole-number parameter in ``[low, high]``."""
+    return Param(name, "int", float(default), float(low), float(high), doc)
+
+
+def real(name: str, default: float, low: float, high: float, doc: str) -> Param:
+    """A real-valued parameter in ``[low, high]``."""
+    return Param(name, "real", float(default), float(low), float(high), doc)
+
+
+def fmt(v: float) -> str:
+    """A parameter value as written in a spec: whole numbers without a decimal point."""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def position(params: tuple[Param, ...], name: str) -> int:
+    """The index of parameter ``name`` in a family's parameter vector (its place in the declaration)."""
+    names = [p.name for p in params]
+    if name not in names:
+        raise KeyError(f"no parameter {name!r} among {', '.join(names)}")
+    return names.index(name)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A policy family: ``name`` (in specs), ``family_id`` (what the kernels dispatch on; unique), ``idea`` (one
+    line for listings), ``params`` (in the order of the parameter vector) and its four numba decisions."""
+
+    name: str
+    family_id: int
+    idea: str
+    params: tuple[Param, ...]
+    exchange: Callable = field(repr=False)
+    declare: Callable = field(repr=False)
+    goal: Callable = field(repr=False)
+    play: Callable = field(repr=False)
+
+    def position(self, name: str) -> int:
+        """The index of parameter ``name`` in this family's parameter vector."""
+        return position(self.params, name)
