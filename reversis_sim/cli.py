@@ -13,11 +13,11 @@ import polars as pl
 
 from . import __version__
 from .analysis import analysis_tables, summarize_run
-from .cli_options import rules_option, seed_option
+from .cli_options import DEFAULT_SEAT, rule_option, rules_option, seed_option, with_rule_overrides
 from .engines import ENGINES, get_engine
 from .policies import FAMILIES, NAMED, PolicySpecError, parse_seats, parse_spec
 from .record import RunError, RunSpec, read_manifest
-from .rules import PRESETS, RulesError, get_preset
+from .rules import PRESETS, RulesError, get_preset, label, override_text
 from .simulate import run
 
 MAX_MATCH = 2**32 - 1
@@ -31,8 +31,8 @@ def _seats(ctx, rules, specs):
 
 
 seat_option = click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
-                           help="Seat policy 'family[:key=value,...]'; once for every seat, or once per seat "
-                                "(four; five under modern_five) (default: random).")
+                           help="Seat policy 'family[:key=value,...]' or a named preset; once for every seat, or once "
+                                f"per seat (four; five under modern_five) (default: {DEFAULT_SEAT}, as simulate).")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,6 +48,7 @@ def main() -> None:
 
 @main.command()
 @rules_option
+@rule_option
 @seed_option
 @click.option("--match", type=click.IntRange(0, MAX_MATCH), default=0, show_default=True, help="Match number.")
 @click.option("--deal", type=int, default=None, help="Deal number within the match (0-based); omit for every deal.")
@@ -56,7 +57,7 @@ def main() -> None:
               help="Pretty-print a single deal's JSON with this indent.")
 @click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
               help="Which engine plays the deal; both print the same record.")
-def replay(rules, seed, match, deal, seat_specs, indent, engine):
+def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine):
     """Print the deal record (RULES.md Appendix A) of one deal as JSON, or of every deal of a match, one JSON
     object per line, in order. Any deal is reproduced from (rules, seats, seed, match, deal) alone.
 
@@ -64,7 +65,8 @@ def replay(rules, seed, match, deal, seat_specs, indent, engine):
     Example:
       reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat random
     """
-    seats = _seats(None, rules, seat_specs)
+    rules = with_rule_overrides(rules, rule_overrides)
+    seats = _seats(None, rules, seat_specs or (DEFAULT_SEAT,))
     if deal is not None and not 0 <= deal < rules.match_deals:
         raise click.BadParameter(f"deal {deal} is out of range: a {rules.name} match has {rules.match_deals} deals "
                                  f"(0..{rules.match_deals - 1})", param_hint="'--deal'")
@@ -90,9 +92,10 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 
 @main.command()
 @rules_option
+@rule_option
 @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
               help="Seat policy 'family[:key=value,...]' or a named preset; once for every seat, or once per seat "
-                   "(four; five under modern_five) (default: avoid, the best default heuristic).")
+                   f"(four; five under modern_five) (default: {DEFAULT_SEAT}, the default heuristic).")
 @click.option("--deals", type=click.IntRange(1), default=120_000, show_default=True,
               help="Number of deals (rounded up to whole matches).")
 @click.option("--match-deals", type=click.IntRange(1), default=None,
@@ -111,8 +114,8 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--figures/--no-figures", default=True, show_default=True,
               help="Draw the run's figures into OUT/figures/ at the end.")
-def simulate(rules, seat_specs, deals, match_deals, seed, out, resume, force, threads, chunk_matches, engine, fmt,
-             quiet, figures):
+def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, resume, force, threads, chunk_matches,
+             engine, fmt, quiet, figures):
     """Play whole matches of Reversis and stream every deal into a run folder (Parquet part files and a
     manifest), then print a summary. A killed or interrupted run continues with --resume and ends with exactly
     the rows of an uninterrupted run.
@@ -123,7 +126,8 @@ def simulate(rules, seat_specs, deals, match_deals, seed, out, resume, force, th
     """
     if resume and force:
         raise click.UsageError("--resume and --force exclude each other: resume keeps the run, force replaces it")
-    seats = _seats(None, rules, seat_specs or ("avoid",))
+    rules = with_rule_overrides(rules, rule_overrides)
+    seats = _seats(None, rules, seat_specs or (DEFAULT_SEAT,))
     spec = RunSpec.for_deals(rules, seats, deals=deals, seed=seed, match_deals=match_deals,
                              chunk_matches=chunk_matches)
     out = out or default_out(rules.name, seed, spec.n_matches * spec.match_deals)
@@ -145,8 +149,8 @@ def simulate(rules, seat_specs, deals, match_deals, seed, out, resume, force, th
         raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:
         done = len(read_manifest(out)["completed_chunks"]) if Path(out, "manifest.json").exists() else 0
-        click.echo(f"\ninterrupted: {done} of {spec.n_chunks} chunks are saved in {out}; continue with:\n"
-                   f"  {_resume_command(rules.name, seats, deals, match_deals, seed, out, chunk_matches)}",
+        again = _resume_command(rules.name, rule_overrides, seats, deals, match_deals, seed, out, chunk_matches)
+        click.echo(f"\ninterrupted: {done} of {spec.n_chunks} chunks are saved in {out}; continue with:\n  {again}",
                    err=True)
         sys.exit(130)
     if not quiet:
@@ -161,8 +165,8 @@ def simulate(rules, seat_specs, deals, match_deals, seed, out, resume, force, th
             click.echo(f"{len(paths)} figures in {Path(out) / 'figures'} (reversis-sim plot {out} adds SVG)")
 
 
-def _resume_command(rules_name, seats, deals, match_deals, seed, out, chunk_matches) -> str:
-    parts = ["reversis-sim simulate", f"--rules {rules_name}"]
+def _resume_command(rules_name, rule_overrides, seats, deals, match_deals, seed, out, chunk_matches) -> str:
+    parts = ["reversis-sim simulate", f"--rules {rules_name}"] + [f"--rule '{r}'" for r in rule_overrides]
     parts += [f"--seat '{s}'" for s in ([seats[0]] if len(set(map(str, seats))) == 1 else seats)]
     parts += [f"--deals {deals}", f"--seed {seed}", f"--out {out}", f"--chunk-matches {chunk_matches}"]
     if match_deals:
@@ -175,7 +179,7 @@ def _print_summary(out, fmt) -> None:
     if fmt == "json":
         click.echo(json.dumps(summary, indent=2))
         return
-    click.echo(f"{summary['rules']}: {summary['n_deals']} deals in {summary['n_matches']} matches, "
+    click.echo(f"{summary['rules_label']}: {summary['n_deals']} deals in {summary['n_matches']} matches, "
                f"seed {summary['seed']}")
     click.echo(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}   {'with pool share':>15}")
     for row in summary["seats"]:
@@ -253,42 +257,50 @@ def plot(run_dir, formats):
 
 @main.command("rules")
 @click.argument("preset", required=False)
+@rule_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def rules_cmd(preset, fmt):
+def rules_cmd(preset, rule_overrides, fmt):
     """List every rules preset with its source and its differences from parlett, or print every parameter of
-    one preset.
+    one preset (each can be changed with --rule NAME=VALUE on simulate, replay, compare, tournament and sweep;
+    give --rule here to see the result).
 
     \b
     Example:
       reversis-sim rules pierer
+      reversis-sim rules parlett --rule party_bonus=40
     """
-    if preset is not None:
-        try:
-            r = get_preset(preset)
-        except RulesError as e:
-            raise click.BadParameter(str(e), param_hint="PRESET") from None
-        data = {"name": r.name, "source": r.source, "params": r.to_params(),
-                "differences_from_parlett": r.differences()}
+    if preset is None:
+        if rule_overrides:
+            raise click.UsageError("--rule modifies a preset: name it, e.g. 'reversis-sim rules parlett --rule ...'")
+        items = [{"name": r.name, "source": r.source, "differences_from_parlett": r.differences()}
+                 for r in PRESETS.values()]
         if fmt == "json":
-            click.echo(json.dumps(data, indent=2))
-        else:
-            click.echo(f"{r.name}: {r.source}")
-            for k, v in data["params"].items():
-                mark = "  *" if k in data["differences_from_parlett"] else ""
-                click.echo(f"  {k:<32} {v}{mark}")
-            click.echo("(* differs from parlett)")
+            click.echo(json.dumps(items, indent=2))
+            return
+        for it in items:
+            diff = it["differences_from_parlett"]
+            click.echo(f"{it['name']:<24} {it['source']}")
+            if diff:
+                text = ", ".join(f"{k}={override_text(v[0])}" for k, v in diff.items())
+                click.echo(textwrap.fill(text, width=110, initial_indent="    ", subsequent_indent="    "))
         return
-    items = [{"name": r.name, "source": r.source, "differences_from_parlett": r.differences()}
-             for r in PRESETS.values()]
+    try:
+        base = get_preset(preset)
+    except RulesError as e:
+        raise click.BadParameter(str(e), param_hint="PRESET") from None
+    r = with_rule_overrides(base, rule_overrides)
+    params = r.to_params()
+    changed = {k for k, v in base.to_params().items() if params[k] != v}
+    data = {"name": r.name, "label": label(r.name, params), "source": r.source, "params": params,
+            "overridden": sorted(changed), "differences_from_parlett": r.differences()}
     if fmt == "json":
-        click.echo(json.dumps(items, indent=2))
+        click.echo(json.dumps(data, indent=2))
         return
-    for it in items:
-        diff = it["differences_from_parlett"]
-        click.echo(f"{it['name']:<24} {it['source']}")
-        if diff:
-            text = ", ".join(f"{k}={v[0]}" for k, v in diff.items())
-            click.echo(textwrap.fill(text, width=110, initial_indent="    ", subsequent_indent="    "))
+    click.echo(f"{data['label']}: {r.source}")
+    for k, v in params.items():
+        mark = ("  + (--rule)" if k in changed else "") + ("  *" if k in data["differences_from_parlett"] else "")
+        click.echo(f"  {k:<32} {override_text(v)}{mark}")
+    click.echo("(* differs from parlett; change any parameter with --rule NAME=VALUE, written as above)")
 
 
 @main.command()

@@ -12,7 +12,7 @@ import sys
 import click
 import polars as pl
 
-from .cli_options import rules_option, seed_option
+from .cli_options import rule_option, rules_option, seed_option, with_rule_overrides
 from .compare import compare, json_ready, sprt_compare, sweep, tournament
 from .engines import ENGINES
 from .policies import PolicySpecError, parse_spec
@@ -44,6 +44,7 @@ def _fail(e: Exception):
 
 common = [
     rules_option,
+    rule_option,
     seed_option,
     click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True),
     click.option("--threads", type=click.IntRange(1), default=None, help="Threads (default: all cores)."),
@@ -85,8 +86,8 @@ def register(main: click.Group) -> None:
                   show_default=True, help="SPRT: false-negative rate.")
     @click.option("--batch-deals", type=click.IntRange(1), default=6_000, show_default=True,
                   help="SPRT: deals per batch between looks.")
-    def compare_cmd(rules, seed, engine, threads, fmt, candidate, baseline, field, deals, out, force, sprt, delta,
-                    alpha, beta, batch_deals):
+    def compare_cmd(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseline, field, deals, out, force,
+                    sprt, delta, alpha, beta, batch_deals):
         """Is CANDIDATE better than BASELINE? Duplicate deals: the same matches (same cards, same policy
         randomness) are played with the candidate and with the baseline in each seat in turn against the field.
         Prints the paired mean difference in fish per deal (candidate minus baseline) with its 95% CI, the
@@ -98,6 +99,7 @@ def register(main: click.Group) -> None:
         Example:
           reversis-sim compare --candidate avoid --baseline random --deals 24000 --seed 1
         """
+        rules = with_rule_overrides(rules, rule_overrides)
         try:
             if sprt:
                 if delta is None or delta <= 0:
@@ -148,7 +150,7 @@ def register(main: click.Group) -> None:
                   help="Deals per pairing (whole matches).")
     @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the tables as a folder.")
     @click.option("--force", is_flag=True, help="Overwrite an existing tournament folder.")
-    def tournament_cmd(rules, seed, engine, threads, fmt, policies, deals, out, force):
+    def tournament_cmd(rules, rule_overrides, seed, engine, threads, fmt, policies, deals, out, force):
         """Seat every policy in every seat against three copies of every policy, on the same deals: the payoff
         matrix (fish per deal of the row policy against a field of the column policy, with 95% CIs), a ranking,
         and pairwise claims corrected for multiple comparisons (Holm).
@@ -157,6 +159,7 @@ def register(main: click.Group) -> None:
         Example:
           reversis-sim tournament --policy avoid --policy cautious --policy lowest --deals 12000
         """
+        rules = with_rule_overrides(rules, rule_overrides)
         if len(policies) < 2:
             raise click.UsageError("a tournament needs at least two --policy")
         try:
@@ -188,7 +191,7 @@ def register(main: click.Group) -> None:
     @click.option("--confirm-deals", type=click.IntRange(1), default=None, help="Deals of the confirmation.")
     @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the grid as a folder.")
     @click.option("--force", is_flag=True, help="Overwrite an existing sweep folder.")
-    def sweep_cmd(rules, seed, engine, threads, fmt, base, params, baseline, field, deals, confirm_seed,
+    def sweep_cmd(rules, rule_overrides, seed, engine, threads, fmt, base, params, baseline, field, deals, confirm_seed,
                   confirm_deals, out, force):
         """Evaluate a grid of parameter values of BASE against BASELINE with paired statistics, Holm-corrected
         across the grid; with --confirm-seed the best setting found is re-tested alone on fresh deals.
@@ -197,6 +200,7 @@ def register(main: click.Group) -> None:
         Example:
           reversis-sim sweep --base avoid --param take=2,4,8 --param hunt=0,1 --baseline avoid --confirm-seed 99
         """
+        rules = with_rule_overrides(rules, rule_overrides)
         grid = {}
         for p in params:
             name, eq, values = p.partition("=")

@@ -162,6 +162,14 @@ def write_json_atomic(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
+def _difference(key: str, old, new) -> str:
+    """One setting that differs between a run's manifest and a resume, in words (rule parameters one by one)."""
+    if key == "rules_params" and isinstance(old, dict) and isinstance(new, dict):
+        names = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+        return "; ".join(f"rule {k}: run has {old.get(k)!r}, asked {new.get(k)!r}" for k in names[:3])
+    return f"{key}: run has {old!r}, asked {new!r}"
+
+
 def part_path(out: Path, chunk: int) -> Path:
     return out / f"part-{chunk:05d}.parquet"
 
@@ -200,7 +208,7 @@ class RunFolder:
         new = spec.identity()
         diff = [k for k in new if old[k] != new[k]]
         if diff:
-            shown = "; ".join(f"{k}: run has {old[k]!r}, asked {new[k]!r}" for k in diff[:3])
+            shown = "; ".join(_difference(k, old[k], new[k]) for k in diff[:3])
             raise RunError(f"cannot resume {out}: the settings differ from its manifest ({shown}); "
                            f"repeat the original settings, or use --force to start over")
         folder = cls(out, spec, manifest)

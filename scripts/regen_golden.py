@@ -33,7 +33,14 @@ MATCHES = [
     ("modern_five_random_s6_m0", "modern_five", ["random"], 6, 0),
     ("pierer_random_s8_m2", "pierer", ["random"], 8, 2),
     ("serbian_random_s9_m3", "serbian", ["random"], 9, 3),
+    ("parlett_no_espagnolette_random_s12_m1", "parlett_no_espagnolette", ["random"], 12, 1),
+    ("modern_partie_random_s13_m0", "modern_partie", ["random"], 13, 0),
+    ("modern_simple_random_s14_m2", "modern_simple", ["random"], 14, 2),
+    ("modern_52_random_s15_m1", "modern_52", ["random"], 15, 1),
+    ("parlett_mixed_s16_m0", "parlett", ["avoid", "random", "lowest", "cautious"], 16, 0),
+    ("modern_mixed_s17_m0", "modern", ["bold", "hunter", "avoid:take=0", "saver"], 17, 0),
 ]
+"""Every preset at least once (random play), and two tables of heuristics."""
 
 
 def match_lines(rules_name: str, seats: list[str], seed: int, match: int) -> list[str]:

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from reversis_sim import reference
+from reversis_sim.engines import get_engine
+from reversis_sim.policies import parse_seats
 from reversis_sim.rules import PRESETS
 
 HERE = Path(__file__).resolve().parent
@@ -94,3 +96,15 @@ def test_golden_match_replays_line_by_line(stem, rules_name, seats, seed, match)
     for k, (old, new) in enumerate(zip(lines, fresh)):
         assert json.loads(new) == json.loads(old), f"deal {k} of {stem} changed; if on purpose, run " \
                                                    f"scripts/regen_golden.py"
+
+
+@pytest.mark.parametrize("stem,rules_name,seats,seed,match", REGEN.MATCHES, ids=[m[0] for m in REGEN.MATCHES])
+def test_the_numba_engine_replays_the_golden_matches_too(stem, rules_name, seats, seed, match):
+    rules = PRESETS[rules_name]
+    lines = (HERE / "golden" / f"{stem}.jsonl").read_text().splitlines()
+    got = get_engine("numba").match_records(rules, parse_seats(seats, rules.n_seats), seed=seed, match=match)
+    assert [json.loads(line) for line in lines] == got
+
+
+def test_the_golden_matches_cover_every_preset():
+    assert {m[1] for m in REGEN.MATCHES} == set(PRESETS)

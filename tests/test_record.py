@@ -146,3 +146,20 @@ def test_every_preset_runs_into_a_folder_with_the_numba_engine(tmp_path):
     part_path(out, 1).write_bytes(part_path(out, 1).read_bytes()[:100])
     assert run(spec, out, resume=True).n_chunks_run == 1
     assert read_rows(out).equals(before)
+
+
+def test_a_run_plays_the_rules_its_spec_records_not_the_preset_of_that_name(tmp_path):
+    """The bug of issue 12: a modified rule set wrote its parameters into the manifest but played the preset's."""
+    from reversis_sim.analysis import load_run
+
+    rules = PARLETT.replace(party_bonus=40)
+    seats = parse_seats(["random"])
+    spec = RunSpec.for_deals(rules, seats, deals=240, seed=3, chunk_matches=7)
+    run(spec, tmp_path / "r")
+    manifest, lf = load_run(tmp_path / "r")
+    assert manifest["rules_params"]["party_bonus"] == 40
+    rows = lf.filter(pl.col("seat") == 0).sort("match", "deal").collect()
+    want = get_engine("reference").columns(rules, seats, seed=3, first_match=0, n_matches=20, match_deals=12)
+    assert rows["party_value"].min() >= 40
+    assert np.array_equal(rows["party_value"].to_numpy(), want["party_value"])
+    assert np.array_equal(rows["fish"].to_numpy(), want["fish"][:, 0])

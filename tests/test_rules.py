@@ -1,9 +1,11 @@
 import dataclasses
+import functools
 
+import numpy as np
 import pytest
 
 from reversis_sim import cards as C
-from reversis_sim.rules import PARLETT, PRESETS, Rules, RulesError, get_preset
+from reversis_sim.rules import PARLETT, PRESETS, Rules, RulesError, get_preset, label, with_overrides
 
 
 def test_parlett_tables_follow_r6_r7():
@@ -48,3 +50,92 @@ def test_presets_are_parlett_plus_their_documented_differences():
     assert not PRESETS["parlett_no_espagnolette"].espagnolette_enabled
     p52 = PRESETS["parlett_52"]
     assert (p52.hand_size, p52.talon_mode, p52.reversis_commit_after, len(p52.tables.deck)) == (13, "none", 11, 52)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Rules travel whole: every field reaches the kernels, overrides, manifests
+
+
+class _Recorder:
+    """A stand-in for a Rules value that records every field read (properties and methods run on the recorder)."""
+
+    def __init__(self, rules):
+        object.__setattr__(self, "_rules", rules)
+        object.__setattr__(self, "read", set())
+
+    def __getattr__(self, name):
+        attr = getattr(type(self._rules), name, None)
+        if isinstance(attr, property):
+            return attr.fget(self)
+        if isinstance(attr, functools.cached_property):
+            return attr.func(self)
+        if callable(attr):
+            return functools.partial(attr, self)
+        self.read.add(name)
+        return getattr(self._rules, name)
+
+
+def test_every_rules_field_is_read_by_the_kernel_compiler_or_marked_as_not_used_by_it():
+    from reversis_sim.engine.compiled import NOT_COMPILED, compile_rules
+
+    fields = {f.name for f in dataclasses.fields(Rules)}
+    read = set()
+    for rules in PRESETS.values():
+        recorder = _Recorder(rules)
+        compile_rules(recorder)
+        read |= recorder.read
+    assert set(NOT_COMPILED) <= fields, set(NOT_COMPILED) - fields
+    assert not read & set(NOT_COMPILED), f"marked as not compiled but read: {read & set(NOT_COMPILED)}"
+    assert read | set(NOT_COMPILED) == fields, f"neither compiled nor marked: {fields - read - set(NOT_COMPILED)}"
+
+
+def test_a_changed_field_changes_the_compiled_rules():
+    """A field the compiler reads moves its arrays (so a --rule override reaches the kernels)."""
+    from reversis_sim.engine.compiled import compile_rules
+
+    base = compile_rules(PARLETT)
+    for change in ({"party_bonus": 40}, {"espagnolette_reversis_extra": 3}, {"reversis_plus_pool": True},
+                   {"trick_point_overrides": (("AD", 5),)}, {"tie_order": (0, -1, -2, -3)}):
+        other = compile_rules(PARLETT.replace(**change))
+        assert not (np.array_equal(base.params, other.params) and np.array_equal(base.tables, other.tables)), change
+
+
+def test_from_params_inverts_to_params_for_every_preset_and_override():
+    for name, rules in PRESETS.items():
+        assert Rules.from_params(name, rules.to_params()) == rules
+    changed = with_overrides(PARLETT, ["party_bonus=40", "tie_order=0,-1,-2,-3", "trick_point_overrides=AD:5,JH:4"])
+    assert Rules.from_params("parlett", changed.to_params()) == changed
+    old = PRESETS["serbian"].to_params()
+    del old["espagnolette_reversis_extra"]  # a manifest written before the field existed: the preset's value
+    assert Rules.from_params("serbian", old).espagnolette_reversis_extra == 2
+    with pytest.raises(RulesError, match="unknown parameter"):
+        Rules.from_params("parlett", {**PARLETT.to_params(), "bogus": 1})
+
+
+@pytest.mark.parametrize("overrides,check", [
+    (["party_bonus=40"], lambda r: r.party_bonus == 40),
+    (["espagnolette_enabled=false", "tie_order=0,-1,-2,-3"], lambda r: not r.espagnolette_enabled
+     and r.tie_order == (0, -1, -2, -3)),
+    (["trick_point_overrides=AD:5,JH:4"], lambda r: r.tables.trick_points[C.ACE_OF_DIAMONDS] == 5),
+    (["espagnolette_hands=four_aces"], lambda r: r.espagnolette_hands == ("four_aces",)),
+    (["special_rank=JH_top_of_hearts"], lambda r: r.tables.strength[C.QUINOLA] > r.tables.strength[C.parse("AH")]),
+])
+def test_overrides_set_fields_of_their_type(overrides, check):
+    rules = with_overrides(PARLETT, overrides)
+    assert check(rules) and rules.name == "parlett"
+    assert label("parlett", rules.to_params()).startswith("parlett with ")
+
+
+@pytest.mark.parametrize("overrides,message", [
+    (["party_bonus"], "is not NAME=VALUE"),
+    (["party_bonu=40"], "no rule parameter 'party_bonu'; did you mean party_bonus"),
+    (["party_bonus=forty"], "'forty' is not a whole number"),
+    (["party_bonus=-1"], "party_bonus must not be negative"),
+    (["party_bonus=1", "party_bonus=2"], "party_bonus is given twice"),
+    (["espagnolette_enabled=maybe"], "expected true or false"),
+    (["scoring=bank"], "espagnolette_success is_deal_winner goes with bank scoring"),
+    (["name=mine"], "no rule parameter 'name'"),
+])
+def test_bad_overrides_are_refused_in_one_sentence(overrides, message):
+    with pytest.raises(RulesError, match=message):
+        with_overrides(PARLETT, overrides)

@@ -7,6 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from ..record import part_files, read_manifest
+from ..rules import label
 from .batches import ROWS_PER_BATCH, Batches, collect_additive
 from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share
 
@@ -50,7 +51,8 @@ def summarize_run(out: str | Path) -> dict:
         pl.col("pool_after").sum().alias("total"), pl.len().cast(pl.Int64).alias("matches")).row(0, named=True)
     n_seats = len(policies)
     return {
-        "rules": manifest["rules"], "seed": manifest["seed"], "out": str(out),
+        "rules": manifest["rules"], "rules_label": label(manifest["rules"], manifest["rules_params"]),
+        "seed": manifest["seed"], "out": str(out),
         "n_deals": counts.pop("rows") // n_seats, "n_matches": manifest["n_matches"],
         "seats": [{**row, "policy": policies[row["seat"]], "zero_sum_mean": z["mean"], "zero_sum_ci_low": z["ci_low"],
                    "zero_sum_ci_high": z["ci_high"]} for row, z in zip(seats.to_dicts(), zero_sum.to_dicts())],

@@ -156,6 +156,17 @@ R_ESP_REVERSIS = REASONS.index("espagnolette_reversis")
 R_BANK_DOUBLE = REASONS.index("bank_double")
 
 
+NOT_COMPILED = {
+    "source": "where the rule set comes from: a description",
+    "match_deals": "the length of a match is an argument of the match kernels (play_matches' match_deals)",
+    "start_chips": "reported only; play never stops for lack of chips",
+    "espagnolette_success": "implied by the scoring family (validated in Rules): zero tricks (R40), the declared "
+                            "goal (F1.4), or being the deal winner under bank scoring (A29)",
+}
+"""The :class:`~reversis_sim.rules.Rules` fields :func:`compile_rules` does not read, and why; every other field is
+read (``tests/test_rules.py`` checks both ways)."""
+
+
 @dataclass(frozen=True)
 class CompiledRules:
     """The kernel form of a rule set (see the module docstring)."""
@@ -171,8 +182,7 @@ def check_engine_supported(rules: Rules) -> None:
 
     Every preset plays (each rule difference is a parameter, :func:`compile_rules`). What remains refused are
     shapes the kernels' fixed arrays do not hold: a deal must have exactly four seats taking part (four seats, or
-    five with the dealer sitting out), and at most ``MAX_TRICKS`` tricks; and a talon at a table whose dealer sits
-    out (the dealer, who holds nothing, would have to discard first; the reference cannot play it either).
+    five with the dealer sitting out), and at most ``MAX_TRICKS`` tricks.
     """
     n_active = rules.n_seats - (1 if rules.dealer_sits_out else 0)
     if rules.n_seats > MAX_SEATS or n_active != N_ACTIVE:
@@ -180,9 +190,6 @@ def check_engine_supported(rules: Rules) -> None:
                          f"the numba engine plays deals of four (five seats only with the dealer sitting out)")
     if rules.hand_size > MAX_TRICKS:
         raise RulesError(f"rules {rules.name!r}: hand_size {rules.hand_size} is over the engine's {MAX_TRICKS}")
-    if rules.dealer_sits_out and rules.talon_mode != "none":
-        raise RulesError(f"rules {rules.name!r}: a dealer who sits out cannot discard to a talon; use "
-                         f"talon_mode 'none' (as modern_five does)")
 
 
 def engine_plays(rules: Rules) -> bool:
