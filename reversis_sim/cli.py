@@ -15,9 +15,10 @@ from . import __version__
 from .analysis import analysis_tables, summarize_run
 from .cli_options import DEFAULT_SEAT, rule_option, rules_option, seed_option, with_rule_overrides
 from .engines import ENGINES, get_engine
+from .overrides import label, override_text
 from .policies import FAMILIES, NAMED, PolicySpecError, parse_seats, parse_spec
 from .record import RunError, RunSpec, read_manifest
-from .rules import PRESETS, RulesError, get_preset, label, override_text
+from .rules import PRESETS, RulesError, get_preset
 from .simulate import run
 
 MAX_MATCH = 2**32 - 1

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from .rules import PRESETS, RulesError, get_preset, with_overrides
+from .overrides import with_overrides
+from .rules import PRESETS, RulesError, get_preset
 
 MAX_SEED = 2**63 - 1
 DEFAULT_SEAT = "avoid"

@@ -8,6 +8,7 @@ import pytest
 from reversis_sim import plot
 from reversis_sim.analysis import fish_by, load_run, quinola_risk, reversis_rates
 from reversis_sim.analysis.figures_data import convergence, fish_distribution
+from reversis_sim.plot import style
 from reversis_sim.record import RunError, RunSpec
 from reversis_sim.rules import PARLETT
 from reversis_sim.simulate import run
@@ -37,7 +38,7 @@ def axes_of(fig):
 
 
 def caption_of(fig):
-    texts = [t.get_text() for t in fig.texts if t.get_gid() == plot.CAPTION_GID]
+    texts = [t.get_text() for t in fig.texts if t.get_gid() == style.CAPTION_GID]
     assert len(texts) == 1, "exactly one caption"
     return texts[0].replace("\n", " ")
 

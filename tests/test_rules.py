@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from reversis_sim import cards as C
-from reversis_sim.rules import PARLETT, PRESETS, Rules, RulesError, get_preset, label, with_overrides
+from reversis_sim.overrides import label, with_overrides
+from reversis_sim.rules import PARLETT, PRESETS, Rules, RulesError, get_preset
 
 
 def test_parlett_tables_follow_r6_r7():

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 from scipy import stats as st
 
-from reversis_sim.analysis import stats, tables
+from reversis_sim.analysis import multiple, sequential, stats, tables
 
 
 def binomial_band(n: int, p: float, level: float = 0.99) -> tuple[float, float]:
@@ -263,7 +263,7 @@ def test_gsprt_error_rates(kind):
     counts = {shift: {"accept_h0": 0, "accept_h1": 0, "continue": 0} for shift in (0.0, delta)}
     for shift, tally in counts.items():
         for _ in range(runs):
-            tally[stats.gsprt(match_diffs(rng, 3000, shift, kind), delta, alpha, beta).decision] += 1
+            tally[sequential.gsprt(match_diffs(rng, 3000, shift, kind), delta, alpha, beta).decision] += 1
     low, high = binomial_band(runs, alpha)
     aa, ab = counts[0.0], counts[delta]
     assert aa["continue"] == 0 and ab["continue"] == 0
@@ -274,35 +274,35 @@ def test_gsprt_error_rates(kind):
 
 
 def test_gsprt_llr_formula_and_bounds():
-    lower, upper = stats.gsprt_bounds(0.05, 0.1)
+    lower, upper = sequential.gsprt_bounds(0.05, 0.1)
     assert (lower, upper) == pytest.approx((np.log(0.1 / 0.95), np.log(0.9 / 0.05)), rel=1e-15)
     d = np.random.default_rng(33).normal(0.1, 2.0, size=80)
-    res = stats.gsprt(d, 0.25, 0.05, 0.1, var=4.0, min_units=1)
+    res = sequential.gsprt(d, 0.25, 0.05, 0.1, var=4.0, min_units=1)
     n = np.arange(1, 81)
     expected = n * 0.25 * (2 * np.cumsum(d) / n - 0.25) / (2 * 4.0)
     stop = res.n_stop
     np.testing.assert_allclose(res.llr[:stop], expected[:stop], rtol=1e-10, atol=1e-12)
-    est = stats.gsprt(d, 0.25, min_units=40)
+    est = sequential.gsprt(d, 0.25, min_units=40)
     assert np.all(est.llr[:39] == 0.0)
     assert est.llr[49] == pytest.approx(50 * 0.25 * (2 * d[:50].mean() - 0.25) / (2 * d[:50].var(ddof=1)),
                                         rel=1e-10)
 
 
 def test_gsprt_all_zero_differences_accept_h0(no_warnings):
-    res = stats.gsprt(np.zeros(100), 0.5, min_units=30)
+    res = sequential.gsprt(np.zeros(100), 0.5, min_units=30)
     assert res.decision == "accept_h0" and res.n_stop == 30 and res.llr[29] == -np.inf
-    state = stats.GSPRT(0.5).update(np.zeros(100))
+    state = sequential.GSPRT(0.5).update(np.zeros(100))
     assert state.decision == "accept_h0" and state.n == 100
     with pytest.raises(ValueError, match="delta"):
-        stats.gsprt([1.0, 2.0], 0.0)
+        sequential.gsprt([1.0, 2.0], 0.0)
 
 
 def test_incremental_gsprt_agrees_with_one_shot():
     rng = np.random.default_rng(34)
     for trial in range(20):
         d = rng.normal(0.1, 1.0, size=1500)
-        whole = stats.gsprt(d, 0.2)
-        one_by_one = stats.GSPRT(0.2)
+        whole = sequential.gsprt(d, 0.2)
+        one_by_one = sequential.GSPRT(0.2)
         for x in d:
             state = one_by_one.update([x])
             if state.decision != "continue":
@@ -310,7 +310,7 @@ def test_incremental_gsprt_agrees_with_one_shot():
         assert (state.decision, state.n) == (whole.decision, whole.n_stop)
         assert state.llr == pytest.approx(whole.llr[whole.n_stop - 1], rel=1e-9)
         # batches: the bounds are checked at batch ends only
-        test = stats.GSPRT(0.2)
+        test = sequential.GSPRT(0.2)
         edges = np.cumsum(rng.integers(1, 40, size=200))
         edges = edges[edges < d.size]
         decided_at = None
@@ -323,7 +323,8 @@ def test_incremental_gsprt_agrees_with_one_shot():
         first = [e for e in edges if whole.llr[e - 1] >= whole.upper or whole.llr[e - 1] <= whole.lower]
         assert decided_at == (first[0] if first else None), trial
         if decided_at is not None:  # the decision is final
-            assert test.state.decision == stats._decide(whole.llr[decided_at - 1], whole.lower, whole.upper)
+            llr = whole.llr[decided_at - 1]
+            assert test.state.decision == ("accept_h1" if llr >= whole.upper else "accept_h0")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -333,13 +334,13 @@ def test_incremental_gsprt_agrees_with_one_shot():
 def test_holm_hand_worked_example():
     # sorted: 0.005 (x4 = 0.02), 0.01 (x3 = 0.03), 0.03 (x2 = 0.06), 0.04 (x1 = 0.04 -> 0.06 by monotonicity)
     p = np.array([0.01, 0.04, 0.03, 0.005])
-    np.testing.assert_allclose(stats.holm(p), [0.03, 0.06, 0.06, 0.02], rtol=1e-12)
-    assert stats.holm_reject(p, 0.05).tolist() == [True, False, False, True]
-    np.testing.assert_allclose(stats.holm([0.5, 0.6, 0.001]), [1.0, 1.0, 0.003], rtol=1e-12)  # capped at 1
-    assert stats.holm(np.array([[0.01, 0.02]])).shape == (1, 2)
-    assert stats.holm([]).size == 0
+    np.testing.assert_allclose(multiple.holm(p), [0.03, 0.06, 0.06, 0.02], rtol=1e-12)
+    assert multiple.holm_reject(p, 0.05).tolist() == [True, False, False, True]
+    np.testing.assert_allclose(multiple.holm([0.5, 0.6, 0.001]), [1.0, 1.0, 0.003], rtol=1e-12)  # capped at 1
+    assert multiple.holm(np.array([[0.01, 0.02]])).shape == (1, 2)
+    assert multiple.holm([]).size == 0
     with pytest.raises(ValueError):
-        stats.holm([0.1, np.nan])
+        multiple.holm([0.1, np.nan])
 
 
 # ---------------------------------------------------------------------------------------------------------------

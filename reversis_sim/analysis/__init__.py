@@ -2,7 +2,7 @@
 
 from . import figures_data, stats, tables
 from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share, with_quinola_net
-from .run import analysis_tables, load_run, summarize_run
+from .run import FIGURE_TABLES, analysis_tables, figure_tables, load_run, summarize_run
 
-__all__ = ["analysis_tables", "figures_data", "fish_by", "load_run", "quinola_risk", "reversis_rates", "stats",
-           "summarize_run", "tables", "with_pool_share", "with_quinola_net"]
+__all__ = ["FIGURE_TABLES", "analysis_tables", "figure_tables", "figures_data", "fish_by", "load_run", "quinola_risk",
+           "reversis_rates", "stats", "summarize_run", "tables", "with_pool_share", "with_quinola_net"]

@@ -1,14 +1,17 @@
-"""Opening a run folder for analysis, and the summary printed after a run."""
+"""Opening a run folder for analysis: the summary printed after a run, the tables of ``analyze``, and the tables a
+run's figures draw."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 
+from ..overrides import label
 from ..record import part_files, read_manifest
-from ..rules import label
 from .batches import ROWS_PER_BATCH, Batches, collect_additive
+from .figures_data import convergence, fish_distribution
 from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share
 
 
@@ -79,3 +82,36 @@ def analysis_tables(out: str | Path) -> dict[str, pl.DataFrame]:
         "quinola_others_pay": q["others_pay"],
         "reversis_rates": reversis_rates(lf, "policy"),
     }
+
+
+FIGURE_TABLES = ("fish_by_seat", "fish_by_position", "fish_by_policy", "fish_distribution", "convergence",
+                 "quinola_fate_by_hearts", "quinola_cost", "reversis_rates")
+"""The tables a run's figures draw, in order (:func:`figure_tables`)."""
+
+
+def figure_tables(out: str | Path) -> tuple[dict, dict[str, Callable[[], pl.DataFrame]]]:
+    """(manifest, {name: thunk}) of the tables a run's figures draw (:data:`FIGURE_TABLES`), each computed only
+    when its thunk is called, from the run's part files one batch at a time (flat memory whatever the run's size;
+    the Quinola tables are computed once for both of theirs). :class:`~reversis_sim.record.RunError` when ``out``
+    is not a complete run folder."""
+    manifest, lf = load_run(out, batched=True)
+    lf = lf.with_columns(pl.col("policy").cast(pl.String), pl.col("quinola_fate").cast(pl.String))
+    quinola: dict = {}
+
+    def q() -> dict:
+        if not quinola:
+            quinola.update(quinola_risk(lf))
+        return quinola
+
+    tables = {
+        "fish_by_seat": lambda: fish_by(lf, ["seat", "policy"]),
+        "fish_by_position": lambda: fish_by(lf, "position"),
+        "fish_by_policy": lambda: fish_by(lf, "policy"),
+        "fish_distribution": lambda: fish_distribution(lf, "policy"),
+        "convergence": lambda: convergence(lf, ["seat", "policy"]),
+        "quinola_fate_by_hearts": lambda: q()["fate_by_hearts"],
+        "quinola_cost": lambda: q()["cost"],
+        "reversis_rates": lambda: reversis_rates(lf, "policy"),
+    }
+    assert tuple(tables) == FIGURE_TABLES
+    return manifest, tables

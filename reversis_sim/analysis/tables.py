@@ -15,6 +15,7 @@ import polars as pl
 from . import stats
 from .batches import Batches, collect_additive
 from .frames import Columns, column_list, require_columns
+from .multiple import holm, holm_reject
 
 __all__ = ["UnitMoments", "holm_table", "mean_table", "paired_summary", "rate_table"]
 
@@ -257,4 +258,4 @@ def holm_table(frame: pl.DataFrame, p_col: str = "p_value", alpha: float = 0.05)
     one row per comparison (e.g. the rows of :func:`paired_summary` for several candidates)."""
     require_columns(frame, [p_col], "holm_table")
     p = frame[p_col].cast(pl.Float64).to_numpy()
-    return frame.with_columns(pl.Series("p_holm", stats.holm(p)), pl.Series("reject", stats.holm_reject(p, alpha)))
+    return frame.with_columns(pl.Series("p_holm", holm(p)), pl.Series("reject", holm_reject(p, alpha)))

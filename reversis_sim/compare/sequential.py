@@ -9,6 +9,7 @@ from dataclasses import field as dc_field
 import numpy as np
 
 from ..analysis import stats
+from ..analysis.sequential import GSPRT
 from ..rules import Rules
 from .duplicate import compare_block, seed_offsets
 from .seatings import Arms, Spec, as_rules, as_spec
@@ -69,9 +70,9 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
     H1: the candidate wins ``delta`` fish per deal more than the baseline; H0: it wins no more (difference 0).
     The per-match differences are those of :func:`compare` (batch ``k`` plays matches ``k * batch_matches ..``,
     so a run is a prefix of the fixed-size comparison on the same seed) and go to
-    :class:`.analysis.stats.GSPRT`, whose bounds are checked after every batch. ``on_update`` gets a
+    :class:`.analysis.sequential.GSPRT`, whose bounds are checked after every batch. ``on_update`` gets a
     :class:`SprtUpdate` after each batch (the CLI prints the LLR from it). ``min_units``: no decision before this
-    many matches (see :func:`.analysis.stats.gsprt`).
+    many matches (see :func:`.analysis.sequential.gsprt`).
     """
     rules = as_rules(rules)
     if batch_matches < 1 or max_matches < 1:
@@ -80,7 +81,7 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
     fld = base if field is None else as_spec(field)
     offsets = seed_offsets(policy_seed_offsets)
     deals = rules.match_deals if match_deals is None else int(match_deals)
-    test = stats.GSPRT(delta, alpha, beta, min_units=min_units)
+    test = GSPRT(delta, alpha, beta, min_units=min_units)
     diffs, a_all, b_all, history = [], [], [], []
     n_done = n_deals = 0
     state = test.state

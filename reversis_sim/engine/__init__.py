@@ -10,9 +10,10 @@ Layout (imports flow down the list):
 - :mod:`.compiled`: a :class:`~reversis_sim.rules.Rules` as flat arrays; :mod:`.seats`: seat policies as arrays;
 - :mod:`.policy`: the seats' decisions inside the kernels (the policies' dispatch, called with the kernel's view);
 - :mod:`.layout`: the arrays of one deal (result row, hands, tricks, ledger);
-- :mod:`.payments`: antes, side payments, the reversis commitment and the settlement of each scoring family
-  (party, penalty, bank, simple);
-- :mod:`.deal`: one deal (shuffle and deal, exchange, declaration, tricks), calling :mod:`.payments`;
+- :mod:`.payments`: antes, side payments and the reversis commitment; :mod:`.settle`: the settlement of each scoring
+  family (party, penalty, bank, simple);
+- :mod:`.deal`: one deal (shuffle and deal, exchange, declaration, tricks), calling :mod:`.payments` and
+  :mod:`.settle`;
 - :mod:`.match`: matches in order (parallel over matches, with the money columns) and the traced match;
 - :mod:`.batch` (:func:`play_matches`), :mod:`.trace` (:func:`trace_deal`);
 - :mod:`.stress`: rule variants that make rare events common, for the agreement checks.

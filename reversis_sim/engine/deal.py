@@ -1,6 +1,7 @@
 """The deal kernel: one complete deal of any preset, exactly as :mod:`reversis_sim.reference` plays it.
 
-Read it beside ``reference.py`` and RULES.md §1 and §3 F: the steps are the same functions in the same order
+Read it beside the reference engine (``reference/deal.py``, ``reference/settle.py``) and RULES.md §1 and §3 F: the
+steps are the same functions in the same order
 (antes, exchange, declaration, the tricks with their side payments and the reversis commitment, settlement), each
 rule a commented block citing its number; every difference between presets is a parameter (:mod:`.compiled`).
 Hands are ``uint64`` masks (card c = bit c, see :mod:`reversis_sim.cards`), legal moves are masks, and every random
@@ -8,7 +9,7 @@ choice is drawn from the same keyed stream with the same decision index as the r
 card for card and chip for chip.
 
 The kernel records everything as it goes, into arrays the caller provides (:mod:`.layout` describes them); the
-chips move in :mod:`.payments`.
+chips move in :mod:`.payments` and :mod:`.settle`.
 """
 
 from __future__ import annotations
@@ -79,20 +80,9 @@ from .layout import (
     H_NOW,
     SWAPS,
 )
-from .payments import (
-    antes,
-    commit_reversis,
-    position,
-    round_origin,
-    seat_of,
-    settle_bank,
-    settle_party,
-    settle_penalty,
-    settle_simple,
-    side_payments,
-    sitting_out,
-)
+from .payments import antes, commit_reversis, position, round_origin, seat_of, side_payments, sitting_out
 from .policy import UNKNOWN_FAMILY, choose_declare, choose_exchange, choose_goal, choose_play
+from .settle import settle_bank, settle_party, settle_penalty, settle_simple
 
 HEARTS = C.HEARTS
 QUINOLA_BIT = np.uint64(1 << C.QUINOLA)

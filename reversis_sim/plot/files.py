@@ -1,0 +1,54 @@
+"""A run folder's figures, drawn into ``<run>/figures/``: the tables come from
+:func:`reversis_sim.analysis.figure_tables` (which loads and computes), the drawing from :mod:`.run_figures`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from matplotlib import rc_context
+
+from ..analysis import FIGURE_TABLES, figure_tables
+from .run_figures import convergence, expected_fish, fish_histogram, quinola_cost, quinola_fate, reversis_rates
+from .style import run_caption
+
+FIGURES = FIGURE_TABLES
+"""File stems :func:`write_figures` writes, in order (one figure per table of the run)."""
+
+DRAW = {
+    "fish_by_seat": expected_fish, "fish_by_position": expected_fish, "fish_by_policy": expected_fish,
+    "fish_distribution": fish_histogram, "convergence": convergence, "quinola_fate_by_hearts": quinola_fate,
+    "quinola_cost": quinola_cost, "reversis_rates": reversis_rates,
+}
+"""The drawing function of each figure."""
+
+# reproducible files: no time stamps, and SVG element ids from a fixed salt instead of a random one
+_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
+_RC = {"svg.hashsalt": "reversis_sim"}
+
+
+def write_figures(run_dir: str | Path, formats: Sequence[str] = ("png", "svg"), *, dpi: int = 150) -> list[Path]:
+    """Draw every figure of a run folder into ``<run_dir>/figures/<name>.<format>`` (creating the folder) and
+    return the paths written, in :data:`FIGURES` order, each figure in every format.
+
+    Each table is computed when its figure is drawn (:func:`reversis_sim.analysis.figure_tables`: one batch of part
+    files at a time, only the needed columns), and each figure is released once saved, so the memory needed is the
+    same for 1M deals as for 20M. Raises :class:`~reversis_sim.record.RunError` if ``run_dir`` is not a complete
+    run folder.
+    """
+    run_dir = Path(run_dir)
+    manifest, tables = figure_tables(run_dir)
+    out = run_dir / "figures"
+    out.mkdir(parents=True, exist_ok=True)
+    caption = run_caption(manifest)
+    paths = []
+    for name in FIGURES:
+        fig = DRAW[name](tables[name](), caption=caption)
+        for fmt in formats:
+            path = out / f"{name}.{fmt}"
+            with rc_context(_RC):
+                fig.savefig(path, dpi=dpi, metadata=_METADATA.get(fmt))
+            paths.append(path)
+        fig.clear()
+        del fig
+    return paths

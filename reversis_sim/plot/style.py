@@ -1,0 +1,150 @@
+"""What every figure shares: colours, names of seats and positions, the caption under a figure, number formats,
+and the plumbing that makes a Figure without pyplot (the Agg canvas, constrained layout, the caption's room)."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import polars as pl
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+UNIT = "fish per deal"
+CAPTION_GID = "reversis-caption"
+NOTE_GID = "reversis-note"
+CAPTION_SIZE = 7.0
+COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+"""Okabe-Ito colours, readable by colour-blind players; one per group."""
+FATE_STYLE = {  # fate -> (colour, legend text)
+    "dumped": ("#009E73", "dumped: discarded on another suit (holder is paid)"),
+    "forced": ("#D55E00", "forced: played to a heart lead (holder pays)"),
+    "led": ("#CC79A7", "led: the holder led it (holder pays)"),
+    "talon": ("#999999", "talon: never in play"),
+}
+SMALL_GROUP = 30
+"""Bars resting on fewer hands than this are drawn faded (their shares are noisy)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# names and captions
+
+
+def minus(text: str) -> str:
+    return text.replace("-", "−")
+
+
+def interval_text(mean: float, low: float, high: float, sep: str = "\n") -> str:
+    """``mean`` and ``[low, high]`` with as many decimals as the interval's width deserves (two significant
+    digits of the half-width, at most 3 decimals)."""
+    half = (high - low) / 2 if np.isfinite(low) and np.isfinite(high) else np.nan
+    digits = 1 if not np.isfinite(half) or half <= 0 else int(min(3, max(0, 1 - np.floor(np.log10(half)))))
+    if not np.isfinite(half):
+        return num(mean, digits)
+    return f"{num(mean, digits)}{sep}[{num(low, digits)}, {num(high, digits)}]"
+
+
+def num(x: float, digits: int = 1) -> str:
+    """A number for an annotation: thousands separators, a true minus sign."""
+    return minus(f"{x:,.{digits}f}")
+
+
+def run_caption(manifest: Mapping) -> str:
+    """One line describing a run for the small print under its figures: rules, deals, matches, seed, seats and
+    the version that played it.
+
+    >>> run_caption({"rules": "parlett", "seed": 1, "n_matches": 2, "match_deals": 12, "seats": ["random"] * 4})
+    'parlett rules · 24 deals (2 matches of 12) · seed 1 · all seats random'
+    """
+    n_matches, per = int(manifest["n_matches"]), int(manifest["match_deals"])
+    seats = list(manifest.get("seats", []))
+    if seats and len(set(seats)) == 1:
+        who = f"all seats {seats[0]}"
+    else:
+        who = "seats " + ", ".join(f"{i}: {s}" for i, s in enumerate(seats))
+    parts = [f"{manifest['rules']} rules", f"{n_matches * per:,} deals ({n_matches:,} matches of {per})",
+             f"seed {manifest['seed']}", who]
+    if manifest.get("package_version"):
+        commit = manifest.get("git_commit")
+        parts.append(f"reversis_sim {manifest['package_version']}" + (f" ({commit[:7]})" if commit else ""))
+    return " · ".join(parts)
+
+
+def position_name(position: int) -> str:
+    """Readable seat position relative to the dealer: ``dealer``, ``eldest`` (leads the first trick), then the
+    order of play (``3rd to play``...)."""
+    p = int(position)
+    if p == 0:
+        return "dealer"
+    if p == 1:
+        return "eldest\n(leads)"
+    suffix = {2: "nd", 3: "rd"}.get(p, "th")
+    return f"{p}{suffix} to play"
+
+
+def seat_name(seat: int, policy: str | None = None) -> str:
+    """``seat 0`` with its policy spec underneath (wrapped at commas when long)."""
+    text = f"seat {int(seat)}"
+    if policy:
+        text += "\n" + "\n".join(textwrap.wrap(str(policy).replace(",", ", "), 18))
+    return text
+
+
+def group_label(row: Mapping, cols: Sequence[str]) -> str:
+    """Legend text for one group of a summary frame."""
+    if "seat" in cols:
+        return f"seat {row['seat']}" + (f" ({row['policy']})" if row.get("policy") else "")
+    if "position" in cols:
+        return f"{row['position']}: " + position_name(row["position"]).replace("\n", " ")
+    return " · ".join(str(row[c]) for c in cols)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# figure plumbing
+
+
+def axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
+    """The Axes to draw into: the caller's, or a new figure's single Axes (Agg canvas, constrained layout)."""
+    if ax is not None:
+        return ax.figure, ax
+    fig = Figure(figsize=size, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
+
+
+def finish(fig: Figure, ax: Axes, title: str, caption: str | None) -> Figure:
+    """Title the Axes and put the caption, once, under the figure (keeping the layout clear of it)."""
+    has_note = any(t.get_gid() == NOTE_GID for t in ax.texts)
+    ax.set_title(title, loc="left", fontsize=11, fontweight="bold", pad=14 if has_note else 6)
+    if caption and not any(t.get_gid() == CAPTION_GID for t in fig.texts):
+        width_chars = int(fig.get_figwidth() * 72 / (CAPTION_SIZE * 0.55))
+        text = "\n".join(textwrap.wrap(caption, width_chars))
+        fig.text(0.01, 0.01, text, fontsize=CAPTION_SIZE, color="0.35", ha="left", va="bottom", gid=CAPTION_GID)
+        engine = fig.get_layout_engine()
+        if isinstance(engine, ConstrainedLayoutEngine):
+            lines = text.count("\n") + 1
+            h = (lines * CAPTION_SIZE * 1.25 + 8) / 72 / fig.get_figheight()
+            engine.set(rect=(0, h, 1, 1 - h))
+    return fig
+
+
+def note(ax: Axes, text: str) -> None:
+    """Small print between the title and the Axes: how to read the figure."""
+    ax.text(0.0, 1.012, text, transform=ax.transAxes, ha="left", va="bottom", fontsize=7, color="0.35",
+            gid=NOTE_GID)
+
+
+def zero_line(ax: Axes, vertical: bool = False) -> None:
+    (ax.axvline if vertical else ax.axhline)(0, color="0.5", lw=0.8, ls="--", zorder=0)
+
+
+def group_cols(frame: pl.DataFrame, before: str) -> list[str]:
+    """The group columns of a summary frame: those before its first value column."""
+    return frame.columns[: frame.columns.index(before)]
+
+
+def signed(x: float, _pos=None) -> str:
+    return minus(f"{x:,.0f}") if abs(x) >= 10 or float(x).is_integer() else minus(f"{x:,.1f}")
