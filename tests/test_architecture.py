@@ -1,0 +1,87 @@
+"""The floors of the house (docs/architecture.md): every module imports only public names of the floors below it,
+and the two engines, siblings over the shared game vocabulary, never import each other."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "reversis_sim"
+
+FLOORS = {
+    # the ground: encodings and tools with no game in them
+    "__init__": 0, "cards": 0, "keys": 0, "jit": 0, "bits": 0.25, "keys_nb": 0.5,
+    # the rules, then the shared game vocabulary and the per-deal columns both engines output
+    "rules": 1, "overrides": 1.5, "game": 2, "columns": 2.5,
+    "policies": 3,
+    "reference": 4, "engine": 4,  # siblings
+    "engines": 5, "bench": 6, "record": 6, "simulate": 7,
+    "analysis": 8, "compare": 9, "plot": 10,
+    "cli_options": 11, "cli_compare": 11.5, "cli": 12, "__main__": 13,
+}
+SIBLINGS = {"reference", "engine"}
+
+
+def _component(path: Path) -> str:
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def _imports(path: Path):
+    """(imported top-level component, imported names, line) for every import of the package in ``path``."""
+    tree = ast.parse(path.read_text())
+    package_parts = path.relative_to(PACKAGE).parts[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names = [a.name for a in node.names]
+            if node.level:
+                target = list(package_parts[: len(package_parts) - (node.level - 1)])
+                target += node.module.split(".") if node.module else []
+            elif node.module and node.module.startswith("reversis_sim"):
+                target = node.module.split(".")[1:]
+            else:
+                continue
+            if target:
+                yield target[0], names, node.lineno
+            else:  # "from reversis_sim import x": modules of the top package, or its own names (__version__)
+                for name in names:
+                    is_module = (PACKAGE / f"{name}.py").exists() or (PACKAGE / name).is_dir()
+                    yield (name if is_module else "__init__"), [], node.lineno
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("reversis_sim."):
+                    yield a.name.split(".")[1], [], node.lineno
+
+
+MODULES = sorted(p for p in PACKAGE.rglob("*.py"))
+
+
+def test_every_module_has_a_floor():
+    missing = sorted({_component(p) for p in MODULES} - set(FLOORS))
+    assert not missing, f"give these modules a floor in FLOORS (and docs/architecture.md): {missing}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_flow_down_the_floors_and_name_only_public_things(path):
+    me = _component(path)
+    for target, names, line in _imports(path):
+        if target == me:
+            continue  # inside one module or package
+        assert target in FLOORS, f"{path.name}:{line} imports unknown {target}"
+        assert FLOORS[target] < FLOORS[me] or target == "__init__", \
+            f"{path.relative_to(PACKAGE)}:{line}: {me} (floor {FLOORS[me]}) imports {target} (floor {FLOORS[target]})"
+        assert not (me in SIBLINGS and target in SIBLINGS), f"{path.name}:{line}: the engines import each other"
+        private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+        assert not private, f"{path.relative_to(PACKAGE)}:{line} imports private names {private} of {target}"
+
+
+def test_the_engines_are_siblings_over_the_game_vocabulary():
+    for sibling, other in (("reference", "engine"), ("engine", "reference")):
+        for path in (PACKAGE / sibling).rglob("*.py"):
+            assert other not in {t for t, _, _ in _imports(path)}, f"{path} imports {other}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_modules_stay_small(path):
+    """A module one can read in one sitting (the house style): at most 460 lines."""
+    assert len(path.read_text().splitlines()) <= 460
