@@ -68,7 +68,7 @@ _PURE_PYTHON = {"engine/__init__.py", "engine/batch.py", "engine/seats.py", "eng
                 "policies/view.py"}
 _JITTED_DIRS = (_ENGINE_DIR, _PACKAGE_DIR / "policies")
 _JITTED_OUTSIDE = ("bits.py", "keys_nb.py")
-_WATCHED_FILES = tuple(
+WATCHED_FILES = tuple(
     p for d in _JITTED_DIRS for p in sorted(d.rglob("*.py"))
     if p.relative_to(_PACKAGE_DIR).as_posix() not in _PURE_PYTHON) + tuple(
     _PACKAGE_DIR / name for name in _JITTED_OUTSIDE + ("jit.py", "cards.py", "keys.py", "game/vocabulary.py"))
@@ -78,7 +78,7 @@ _WATCHED_FILES = tuple(
 def engine_fingerprint() -> str:
     """SHA-256 over the names and contents of the engine's source files (computed once per process)."""
     h = hashlib.sha256()
-    for path in _WATCHED_FILES:
+    for path in WATCHED_FILES:
         h.update(str(path.relative_to(_PACKAGE_DIR)).encode())
         h.update(path.read_bytes() if path.exists() else b"")
     return h.hexdigest()

@@ -2,6 +2,7 @@
 and the two engines, siblings over the shared game vocabulary, never import each other."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,17 @@ def test_the_engines_are_siblings_over_the_game_vocabulary():
 def test_modules_stay_small(path):
     """A module one can read in one sitting (the house style): at most 460 lines."""
     assert len(path.read_text().splitlines()) <= 460
+
+
+def test_the_kernel_cache_watches_the_kernels_own_sources_only():
+    """An edit to the reference engine, the record builder or a wrapper recompiles nothing; an edit to any file with
+    jitted code, or with constants the kernels freeze in, recompiles the kernels."""
+    from reversis_sim import jit
+
+    watched = {p.relative_to(PACKAGE).as_posix() for p in jit.WATCHED_FILES}
+    jitted = {p.relative_to(PACKAGE).as_posix() for p in MODULES
+              if re.search(r"^@(njit|numba\.njit)", p.read_text(), re.M)}
+    assert len(jitted) >= 12 and jitted <= watched, jitted - watched
+    assert {"cards.py", "keys.py", "game/vocabulary.py", "policies/registry.py"} <= watched
+    assert not [w for w in watched if w.startswith(("reference/", "analysis/", "compare/", "plot/"))]
+    assert "game/deal_record.py" not in watched and "engine/trace.py" not in watched
