@@ -53,7 +53,7 @@ class Duplicate:
 
 
 def duplicate(arms: Arms, candidate: PolicySpec, baseline: PolicySpec, field_spec: PolicySpec, *, seed: int,
-               baseline_seed: int, offsets: tuple[int, int]) -> Duplicate:
+              baseline_seed: int, offsets: tuple[int, int]) -> Duplicate:
     n = arms.rules.n_seats
     a = np.empty((n, arms.n_matches))
     b = np.empty((n, arms.n_matches))
@@ -138,8 +138,8 @@ def by_rotation_table(dup: Duplicate, level: float) -> pl.DataFrame:
 
 
 def compare_block(arms: Arms, cand: PolicySpec, base: PolicySpec, fld: PolicySpec, *, seed: int,
-                   baseline_seed: int, offsets: tuple[int, int],
-                   level: float) -> tuple[Duplicate, stats.PairedResult, np.ndarray]:
+                  baseline_seed: int, offsets: tuple[int, int],
+                  level: float) -> tuple[Duplicate, stats.PairedResult, np.ndarray]:
     """The duplicate arms over ``arms``' block, their paired comparison, and the per-match differences."""
     dup = duplicate(arms, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets)
     a, b = dup.a.mean(axis=0), dup.b.mean(axis=0)
@@ -147,7 +147,7 @@ def compare_block(arms: Arms, cand: PolicySpec, base: PolicySpec, fld: PolicySpe
 
 
 def result_of(arms: Arms, dup: Duplicate, paired: stats.PairedResult, cand, base, fld, *, seed, baseline_seed,
-            offsets, level, n_deals) -> CompareResult:
+              offsets, level, n_deals) -> CompareResult:
     a, b = dup.a.mean(axis=0), dup.b.mean(axis=0)
     match = np.arange(arms.first_match, arms.first_match + arms.n_matches, dtype=np.int64)
     per_match = pl.DataFrame({"match": match, "candidate": a, "baseline": b, "difference": a - b})
@@ -200,11 +200,11 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
         check_out(Path(out), force)
     deals = rules.match_deals if match_deals is None else int(match_deals)
     arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=deals, engine=engine,
-                 threads=threads)
+                threads=threads)
     dup, paired, _ = compare_block(arms, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,
-                                    level=level)
+                                   level=level)
     result = result_of(arms, dup, paired, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,
-                     level=level, n_deals=arms.n_deals_simulated)
+                       level=level, n_deals=arms.n_deals_simulated)
     if out is not None:
         write_compare(Path(out), rules, result, dup, force=force)
         result = dataclasses.replace(result, out=Path(out))

@@ -89,7 +89,7 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
         size = min(batch_matches, max_matches - n_done)
         arms = Arms(rules, first_match=n_done, n_matches=size, match_deals=deals, engine=engine, threads=threads)
         dup, _, d = compare_block(arms, cand, base, fld, seed=seed, baseline_seed=seed, offsets=offsets,
-                                   level=level)
+                                  level=level)
         a_all.append(dup.a.mean(axis=0))
         b_all.append(dup.b.mean(axis=0))
         diffs.append(d)

@@ -99,9 +99,9 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
     for index, (values, spec) in enumerate(points):
         before = arms.n_deals_simulated
         dup, paired, _ = compare_block(arms, spec, base, fld, seed=seed, baseline_seed=seed, offsets=(0, 0),
-                                        level=level)
+                                       level=level)
         r = result_of(arms, dup, paired, spec, base, fld, seed=seed, baseline_seed=seed, offsets=(0, 0), level=level,
-                    n_deals=arms.n_deals_simulated - before)
+                      n_deals=arms.n_deals_simulated - before)
         rows.append({"point": index, **{k: float(v) for k, v in values.items()}, "spec": str(spec), "seed": seed,
                      **summary_row(r)})
     table = holm_table(pl.DataFrame(rows), alpha=alpha)

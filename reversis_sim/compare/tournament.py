@@ -66,7 +66,7 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
         check_out(Path(out), force)
     deals = rules.match_deals if match_deals is None else int(match_deals)
     arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=deals, engine=engine,
-                 threads=threads)
+                threads=threads)
     n, k = rules.n_seats, len(specs)
     values = np.empty((k, k, n_matches))
     for i, j in itertools.product(range(k), range(k)):
@@ -114,8 +114,8 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
                     "layout": {"values.parquet": "one row per (row, column, match): mean over rotations of row's "
                                                  "fish per deal against a field of column"}}
         write_folder(Path(out), "tournament", {"payoff.parquet": result.payoff, "ranking.parquet": ranking_frame,
-                                                "pairwise.parquet": pairwise, "values.parquet": long},
-                      manifest, force=force)
+                                               "pairwise.parquet": pairwise, "values.parquet": long},
+                     manifest, force=force)
     return result
 
 
