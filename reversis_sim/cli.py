@@ -13,11 +13,28 @@ import polars as pl
 
 from . import __version__
 from .analysis import analysis_tables, summarize_run
-from .cli_options import DEFAULT_SEAT, rule_option, rules_option, seed_option, with_rule_overrides
+from .cli_options import (
+    DEFAULT_SEAT,
+    os_fault,
+    rule_option,
+    rules_option,
+    seed_option,
+    threads_option,
+    with_rule_overrides,
+)
 from .engines import ENGINES, get_engine
 from .overrides import label, override_text
 from .policies import FAMILIES, NAMED, PolicySpecError, parse_seats, parse_spec
-from .record import RunError, RunSpec, read_manifest
+from .record import (
+    MAX_CHUNK_DEALS,
+    MAX_DEALS,
+    MAX_MATCH_DEALS,
+    RunError,
+    RunSpec,
+    completed_chunks,
+    read_manifest,
+    repair_manifest,
+)
 from .rules import PRESETS, RulesError, get_preset
 from .simulate import run
 
@@ -97,18 +114,18 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
               help="Seat policy 'family[:key=value,...]' or a named preset; once for every seat, or once per seat "
                    f"(four; five under modern_five) (default: {DEFAULT_SEAT}, the default heuristic).")
-@click.option("--deals", type=click.IntRange(1), default=120_000, show_default=True,
-              help="Number of deals (rounded up to whole matches).")
-@click.option("--match-deals", type=click.IntRange(1), default=None,
-              help="Deals per match (default: the preset's, 12 for parlett).")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=120_000, show_default=True,
+              help=f"Number of deals, 1 to {MAX_DEALS:,} (rounded up to whole matches; at least two matches).")
+@click.option("--match-deals", type=click.IntRange(1, MAX_MATCH_DEALS), default=None,
+              help=f"Deals per match, 1 to {MAX_MATCH_DEALS:,} (default: the preset's, 12 for parlett).")
 @seed_option
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Run folder to write (default: results/<rules>_seed<S>_<N>deals).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out (same settings).")
 @click.option("--force", is_flag=True, help="Overwrite an existing run folder.")
-@click.option("--threads", type=click.IntRange(1), default=None, help="Threads (default: all cores).")
+@threads_option
 @click.option("--chunk-matches", type=click.IntRange(1), default=2048, show_default=True,
-              help="Matches per part file (memory is bounded by one chunk).")
+              help=f"Matches per part file (memory is bounded by one chunk: at most {MAX_CHUNK_DEALS:,} deals).")
 @click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Format of the summary printed at the end.")
@@ -129,8 +146,11 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
         raise click.UsageError("--resume and --force exclude each other: resume keeps the run, force replaces it")
     rules = with_rule_overrides(rules, rule_overrides)
     seats = _seats(None, rules, seat_specs or (DEFAULT_SEAT,))
-    spec = RunSpec.for_deals(rules, seats, deals=deals, seed=seed, match_deals=match_deals,
-                             chunk_matches=chunk_matches)
+    try:
+        spec = RunSpec.for_deals(rules, seats, deals=deals, seed=seed, match_deals=match_deals,
+                                 chunk_matches=chunk_matches)
+    except ValueError as e:  # the run's size is out of bounds: nothing is created
+        raise click.UsageError(str(e)) from None
     out = out or default_out(rules.name, seed, spec.n_matches * spec.match_deals)
     show = not quiet and sys.stderr.isatty()
     try:
@@ -148,20 +168,32 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
             report = run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress)
     except RunError as e:
         raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise os_fault(e, out, "every chunk written so far is kept: fix that (free space, permissions, or choose "
+                               "another --out) and run the same command with --resume") from None
     except KeyboardInterrupt:
-        done = len(read_manifest(out)["completed_chunks"]) if Path(out, "manifest.json").exists() else 0
+        done = len(completed_chunks(read_manifest(out))) if Path(out, "manifest.json").exists() else 0
         again = _resume_command(rules.name, rule_overrides, seats, deals, match_deals, seed, out, chunk_matches)
         click.echo(f"\ninterrupted: {done} of {spec.n_chunks} chunks are saved in {out}; continue with:\n  {again}",
                    err=True)
         sys.exit(130)
+    if report.repaired:
+        click.echo(f"rebuilt the lost manifest of {out} from its part files", err=True)
     if not quiet:
         click.echo(f"wrote {report.n_deals_run} deals ({report.n_chunks_run} of {report.n_chunks_total} chunks) "
                    f"to {out}", err=True)
-    _print_summary(out, fmt)
-    if figures:
-        from .plot import write_figures
+    try:
+        _print_summary(out, fmt)
+        if figures:
+            from .plot import write_figures
 
-        paths = write_figures(out, formats=("png",))
+            paths = write_figures(out, formats=("png",))
+    except RunError as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise os_fault(e, out, "the run itself is complete: fix that and draw the figures with "
+                               f"'reversis-sim plot {out}'") from None
+    if figures:
         if fmt == "text":
             click.echo(f"{len(paths)} figures in {Path(out) / 'figures'} (reversis-sim plot {out} adds SVG)")
 
@@ -187,7 +219,7 @@ def _print_summary(out, fmt) -> None:
         click.echo(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
                    f"[{row['ci_low']:>8.3f}, {row['ci_high']:>8.3f}]   {row['zero_sum_mean']:>15.3f}")
     click.echo(f"(the pool keeps {summary['pool_left_per_match']:,.1f} fish per match on average at the end; "
-               f"'with pool share' splits it equally, A34)")
+               f"'with pool share' splits it equally, docs/RULES.md A34)")
     fate = ", ".join(f"{k} {v:.1%}" for k, v in summary["quinola_fate"].items())
     click.echo(f"Quinola (J♥) fate: {fate}")
     click.echo(f"Reversis: committed {summary['reversis_committed']}, made {summary['reversis_made']}; "
@@ -217,6 +249,8 @@ def analyze(run_dir, fmt, tables):
         all_tables = analysis_tables(run_dir)
     except RunError as e:
         raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise os_fault(e, run_dir, "check the folder and its files") from None
     names = list(tables) or (["fish_by_seat"] if fmt == "csv" else list(TABLES))
     if fmt == "csv":
         if len(names) != 1:
@@ -251,9 +285,35 @@ def plot(run_dir, formats):
         paths = write_figures(run_dir, formats=tuple(formats) or ("png", "svg"))
     except RunError as e:
         raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise os_fault(e, Path(run_dir) / "figures", "fix that (free space, permissions) and draw again") from None
     click.echo(f"wrote {len(paths)} figures to {Path(run_dir) / 'figures'}")
     for p in paths:
         click.echo(f"  {p}")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path())
+def repair(run_dir):
+    """Rebuild the manifest of a run folder from its part files, after manifest.json was lost or damaged: every
+    part carries its run's description, chunk and row count. Parts of another run are refused; damaged parts are
+    left out, and 'simulate ... --resume' recomputes them.
+
+    \b
+    Example:
+      reversis-sim repair results/demo
+    """
+    try:
+        manifest = repair_manifest(run_dir)
+    except RunError as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise os_fault(e, run_dir, "fix that and repair again") from None
+    done, total = len(completed_chunks(manifest)), manifest["n_chunks"]
+    next_step = (f"analyze it with 'reversis-sim analyze {run_dir}'" if done == total else
+                 "finish it with the simulate command that started it, and --resume")
+    click.echo(f"rebuilt {Path(run_dir) / 'manifest.json'} from the parts: {manifest['rules']}, seed "
+               f"{manifest['seed']}, {done:,} of {total:,} chunks complete; {next_step}")
 
 
 @main.command("rules")

@@ -12,30 +12,56 @@ import sys
 import click
 import polars as pl
 
-from .cli_options import rule_option, rules_option, seed_option, with_rule_overrides
+from .cli_options import os_fault, rule_option, rules_option, seed_option, threads_option, with_rule_overrides
 from .compare import compare, json_ready, sprt_compare, sweep, tournament
 from .engines import ENGINES
+from .overrides import label
 from .policies import PolicySpecError, parse_spec
+from .record import MIN_MATCHES, RunError
 from .rules import RulesError
 
 
 def _spec(ctx, param, value):
+    """Check a policy spec (or several) and keep it as the user wrote it: tables and headers show that name."""
     if value is None:
         return None
     try:
-        if isinstance(value, tuple):
-            return tuple(parse_spec(v) for v in value)
-        return parse_spec(value)
+        for v in value if isinstance(value, tuple) else (value,):
+            parse_spec(v)
     except PolicySpecError as e:
         raise click.BadParameter(str(e)) from None
+    return tuple(v.strip() for v in value) if isinstance(value, tuple) else value.strip()
 
 
-def _matches(rules, deals: int) -> int:
-    return max(1, -(-deals // rules.match_deals))
+def _named(text: str) -> str:
+    """A policy as the user wrote it, with its full spec where that differs (``cautious (avoid:hunt=0,...)``)."""
+    canonical = str(parse_spec(text))
+    return text if canonical == text else f"{text} ({canonical})"
+
+
+def _matches(rules, deals: int, option: str = "--deals") -> int:
+    """The matches of ``deals`` deals (whole matches); at least two, the match being the sampling unit."""
+    n = -(-deals // rules.match_deals)
+    if n < MIN_MATCHES:
+        raise click.UsageError(f"{option} {deals:,} is {n} match of {rules.match_deals} deals; the match is the "
+                               f"sampling unit, so a comparison needs at least {MIN_MATCHES} ({option} "
+                               f"{MIN_MATCHES * rules.match_deals:,} or more)")
+    return n
 
 
 def _num(x, spec: str) -> str:
     return "n/a" if x is None else format(x, spec)
+
+
+def _pairing(vr) -> str:
+    """What the variance reduction means for the user, in words."""
+    if vr is None:
+        return "the two arms gave the same result in every match (nothing left to compare)"
+    if vr >= 1.05:
+        return (f"variance reduction x{vr:.1f}: playing the same deals, it took {vr:.1f} times fewer deals than "
+                f"two separate runs would for the same precision")
+    return (f"variance reduction x{vr:.2f}: playing the same deals did not help here (the arms' games differ "
+            f"too much for the luck to cancel)")
 
 
 def _fail(e: Exception):
@@ -47,7 +73,7 @@ common = [
     rule_option,
     seed_option,
     click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True),
-    click.option("--threads", type=click.IntRange(1), default=None, help="Threads (default: all cores)."),
+    threads_option,
     click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
 ]
 
@@ -119,13 +145,15 @@ def register(main: click.Group) -> None:
                 res = compare(rules, candidate, baseline, field, n_matches=_matches(rules, deals), seed=seed,
                               engine=engine, threads=threads, out=out, force=force)
                 summary = res.json_summary()
-        except (ValueError, RulesError, PolicySpecError, FileExistsError) as e:
+        except (ValueError, RulesError, PolicySpecError, RunError) as e:
             _fail(e)
+        except OSError as e:
+            raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
         if fmt == "json":
             click.echo(json.dumps(summary, indent=2))
             return
-        field_text = str(field or baseline)
-        click.echo(f"{rules.name}: {candidate} vs {baseline} (field {field_text}), seed {seed}")
+        click.echo(f"{label(rules.name, rules.to_params())}: {_named(candidate)} vs {_named(baseline)} (field "
+                   f"{_named(field or baseline)}), seed {seed}")
         compared = summary["n_matches"] * rules.match_deals
         if sprt:
             llr = summary["llr"]
@@ -136,9 +164,8 @@ def register(main: click.Group) -> None:
             click.echo(f"{compared:,} deals compared ({summary['n_deals']:,} simulated)")
         click.echo(f"mean difference {summary['mean_difference']:+.4f} fish per deal, 95% CI "
                    f"[{summary['ci_low']:+.4f}, {summary['ci_high']:+.4f}], p = {summary['p_value']:.3g}")
-        click.echo(f"effect (mean / sd of the per-match differences) {_num(summary['effect'], '+.3f')}; the "
-                   f"paired design needs x{_num(summary['variance_reduction'], '.1f')} fewer deals than an "
-                   f"unpaired one")
+        click.echo(f"effect (mean / sd of the per-match differences) {_num(summary['effect'], '+.3f')}; "
+                   f"{_pairing(summary['variance_reduction'])}")
         if out and not sprt:
             click.echo(f"wrote {out}", err=True)
 
@@ -165,8 +192,10 @@ def register(main: click.Group) -> None:
         try:
             res = tournament(rules, list(policies), n_matches=_matches(rules, deals), seed=seed, engine=engine,
                              threads=threads, out=out, force=force)
-        except (ValueError, RulesError, FileExistsError) as e:
+        except (ValueError, RulesError, RunError) as e:
             _fail(e)
+        except OSError as e:
+            raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
         if fmt == "json":
             click.echo(json.dumps(json_ready({"payoff": res.payoff.to_dicts(), "ranking": res.ranking.to_dicts(),
                                               "pairwise": res.pairwise.to_dicts(), "n_deals": res.n_deals}),
@@ -216,8 +245,10 @@ def register(main: click.Group) -> None:
                         confirm_seed=confirm_seed,
                         confirm_matches=None if confirm_deals is None else _matches(rules, confirm_deals),
                         engine=engine, threads=threads, out=out, force=force)
-        except (ValueError, PolicySpecError, FileExistsError) as e:
+        except (ValueError, PolicySpecError, RunError) as e:
             _fail(e)
+        except OSError as e:
+            raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
         table = res.table()
         if fmt == "json":
             click.echo(json.dumps(json_ready({"best": res.best, "confirmed": res.confirmed,
@@ -260,8 +291,8 @@ def register(main: click.Group) -> None:
                    f"{r['reference_deals']:,} reference deals", err=False)
         click.echo(f"{'engine':<32}{'deals/s':>14}{'x reference':>14}")
         ref = r["reference_deals_per_s"]
-        for label, key in (("reference (pure Python)", "reference_deals_per_s"),
-                           ("kernel, 1 thread", "kernel_deals_per_s_1_thread"),
-                           (f"kernel, {r['threads']} threads", "kernel_deals_per_s_all_threads")):
-            click.echo(f"{label:<32}{r[key]:>14,.0f}{r[key] / ref:>14,.0f}")
+        for name, key in (("reference (pure Python)", "reference_deals_per_s"),
+                          ("kernel, 1 thread", "kernel_deals_per_s_1_thread"),
+                          (f"kernel, {r['threads']} threads", "kernel_deals_per_s_all_threads")):
+            click.echo(f"{name:<32}{r[key]:>14,.0f}{r[key] / ref:>14,.0f}")
         sys.stdout.flush()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 import click
 
 from .overrides import with_overrides
@@ -35,3 +37,32 @@ def with_rule_overrides(rules, overrides):
         return with_overrides(rules, overrides)
     except RulesError as e:
         raise click.BadParameter(str(e), param_hint="'--rule'") from None
+
+
+def _threads(ctx, param, value):
+    if value is None:
+        return None
+    import numba
+
+    cores = numba.config.NUMBA_NUM_THREADS
+    if value > cores:
+        raise click.BadParameter(f"{value} is more than the {cores} threads numba may use on this machine "
+                                 f"(NUMBA_NUM_THREADS); give 1 to {cores}, or leave it out to use them all")
+    return value
+
+
+threads_option = click.option("--threads", type=click.IntRange(1), default=None, callback=_threads,
+                              help="Threads (default: all cores).")
+
+_OS_REASONS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "the disk quota is exceeded",
+               errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
+               errno.EPERM: "operation not permitted", errno.ENOENT: "no such file or folder",
+               errno.ENOTDIR: "a part of the path is a file, not a folder", errno.EISDIR: "it is a folder"}
+
+
+def os_fault(e: OSError, where, advice: str) -> click.ClickException:
+    """One sentence for an operating-system fault (full disk, read-only or forbidden folder, a missing path): what
+    failed, where, why, and what to do (``advice``); exit status 1, no traceback."""
+    reason = _OS_REASONS.get(e.errno, e.strerror or str(e))
+    target = e.filename or where
+    return click.ClickException(f"cannot use {target}: {reason}; {advice}")

@@ -26,6 +26,7 @@ class RunReport:
     n_chunks_run: int
     n_chunks_total: int
     n_deals_run: int
+    repaired: bool = False  # a lost manifest was rebuilt from the parts before resuming
 
 
 def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = False, engine: str = "numba",
@@ -40,7 +41,14 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
     play = get_engine(engine)
     play.check(rules)
     folder = RunFolder.resume(out, spec) if resume else RunFolder.create(out, spec, force=force)
-    todo = folder.missing_chunks()
+    with folder:  # the folder's lock is held until the last chunk is written (or the run stops)
+        return _fill(folder, rules, seats, play, threads, progress)
+
+
+def _fill(folder: RunFolder, rules, seats, play, threads, progress) -> RunReport:
+    """Simulate the folder's missing chunks, one at a time, while a writer thread writes the previous one."""
+    spec = folder.spec
+    n_todo = folder.n_missing()
     pending: queue.Queue = queue.Queue(maxsize=2)
     failure: list[BaseException] = []
 
@@ -62,7 +70,7 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
     thread.start()
     n_deals = 0
     try:
-        for chunk in todo:
+        for chunk in folder.missing_chunks():
             if failure:
                 break
             first, n = spec.chunk_range(chunk)
@@ -75,4 +83,4 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
         thread.join()
     if failure:
         raise failure[0]
-    return RunReport(Path(out), len(todo), spec.n_chunks, n_deals)
+    return RunReport(folder.out, n_todo, spec.n_chunks, n_deals, folder.repaired)

@@ -69,11 +69,24 @@ def test_hand_settled_golden_deal(preset, entry):
         assert got["result"] == expected, entry["about"]
 
 
-def test_vendored_golden_files_match_shared():
-    if not SHARED.is_dir():
-        pytest.skip("../shared/golden is not beside this checkout")
-    for path in SHARED.glob("*.json"):
+def test_the_clone_carries_the_golden_deals_and_they_match_the_shared_ones():
+    """The hand-settled deals travel with the repository (a clone has no ../shared); where ../shared/golden is beside
+    the checkout, the copies are equal to it."""
+    vendored = sorted(p.name for p in VENDORED.glob("*.json"))
+    assert len(vendored) == 12 and {Path(n).stem for n in vendored} == set(PRESETS)
+    for path in SHARED.glob("*.json") if SHARED.is_dir() else ():
         assert (VENDORED / path.name).read_text() == path.read_text(), f"re-copy {path.name} into {VENDORED}"
+
+
+def test_the_clone_carries_the_rules_specification():
+    """Every rule number the code and the command line print (R26, A34) resolves in docs/RULES.md; where
+    ../shared/RULES.md is beside the checkout, the copy is equal to it."""
+    copy = HERE.parent / "docs" / "RULES.md"
+    text = copy.read_text()
+    assert "R26." in text and "A34." in text and "Appendix A" in text
+    shared = HERE.parents[1] / "shared" / "RULES.md"
+    if shared.exists():
+        assert text == shared.read_text(), "re-copy ../shared/RULES.md into docs/RULES.md"
 
 
 def _own_golden():

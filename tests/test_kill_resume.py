@@ -11,7 +11,7 @@ import time
 import polars as pl
 import pytest
 
-from reversis_sim.record import part_files
+from reversis_sim.record import completed_chunks, part_files
 
 ARGS = ["--engine", "numba", "--deals", "12000", "--seed", "11", "--chunk-matches", "10", "--quiet", "--no-figures"]
 N_CHUNKS = 100  # 1,000 matches of 12 deals in chunks of 10
@@ -51,7 +51,7 @@ def test_sigkill_at_several_moments_then_resume_gives_the_uninterrupted_rows(tmp
 
 def _done(out) -> int:
     try:
-        return len(json.loads((out / "manifest.json").read_text())["completed_chunks"])
+        return len(completed_chunks(json.loads((out / "manifest.json").read_text())))
     except (OSError, ValueError, KeyError):
         return 0
 

@@ -197,7 +197,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
     offsets = seed_offsets(policy_seed_offsets)
     baseline_seed = seed if baseline_seed is None else int(baseline_seed)
     if out is not None:
-        check_out(Path(out), force)
+        check_out(Path(out), force, "compare")
     deals = rules.match_deals if match_deals is None else int(match_deals)
     arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=deals, engine=engine,
                 threads=threads)

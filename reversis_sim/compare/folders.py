@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from .. import __version__
-from ..record import RunError, git_commit, versions, write_json_atomic
+from ..record import LOCK, FolderLock, RunError, git_commit, versions, write_durably, write_json_atomic
 from ..rules import Rules
 
 if TYPE_CHECKING:
@@ -40,36 +39,40 @@ def json_ready(x):
     return x
 
 
-def check_out(out: Path, force: bool) -> None:
-    """Refuse a folder we may not write (before any simulation, so nothing is lost)."""
+def check_out(out: Path, force: bool, kind: str) -> None:
+    """Refuse a folder we may not write (before any simulation, so nothing is lost): an existing, non-empty folder
+    unless ``force``, and even then anything but a comparison folder of the same ``kind``."""
     if out.exists() and not out.is_dir():
         raise RunError(f"{out} is a file, not a folder; choose another out")
-    if out.exists() and any(out.iterdir()):
+    if out.exists() and any(p.name != LOCK for p in out.iterdir()):
         if not force:
             raise RunError(f"{out} already exists and is not empty; use force=True (--force) to overwrite it, or "
                            f"choose another out")
         try:
             manifest = json.loads((out / "manifest.json").read_text())
-        except (OSError, json.JSONDecodeError):
+        except (OSError, ValueError):
             manifest = {}
-        if manifest.get("format") != COMPARE_FORMAT:
+        if not isinstance(manifest, dict) or manifest.get("format") != COMPARE_FORMAT:
             raise RunError(f"{out} is not a comparison folder (no manifest.json of format {COMPARE_FORMAT}); "
                            f"refusing to overwrite it even with force: choose another out")
+        if manifest.get("kind") != kind:
+            raise RunError(f"{out} holds a {manifest.get('kind')}, not a {kind}; --force replaces only a folder of "
+                           f"the same kind: choose another out")
 
 
 def write_folder(out: Path, kind: str, tables: Mapping[str, pl.DataFrame], manifest: dict, *, force: bool) -> None:
-    """Write ``tables`` (file name -> frame) atomically, then the manifest (kind, versions, files) atomically."""
-    check_out(out, force)
+    """Write ``tables`` (file name -> frame) durably, then the manifest (kind, versions, files), holding the
+    folder's lock (one writer at a time)."""
+    check_out(out, force, kind)
     out.mkdir(parents=True, exist_ok=True)
-    for old in list(out.glob("*.parquet")) + list(out.glob("*.parquet.tmp")):
-        old.unlink()
-    for name, frame in tables.items():
-        tmp = out / (name + ".tmp")
-        frame.write_parquet(tmp, compression="zstd")
-        os.replace(tmp, out / name)
-    full = {"format": COMPARE_FORMAT, "kind": kind, **manifest, "files": sorted(tables),
-            "package_version": __version__, "git_commit": git_commit(), "versions": versions()}
-    write_json_atomic(out / "manifest.json", json_ready(full))
+    with FolderLock(out):
+        for old in list(out.glob("*.parquet")) + list(out.glob("*.parquet.tmp")):
+            old.unlink()
+        for name, frame in tables.items():
+            write_durably(out / name, lambda tmp, frame=frame: frame.write_parquet(tmp, compression="zstd"))
+        full = {"format": COMPARE_FORMAT, "kind": kind, **manifest, "files": sorted(tables),
+                "package_version": __version__, "git_commit": git_commit(), "versions": versions()}
+        write_json_atomic(out / "manifest.json", json_ready(full))
 
 
 def compare_rows(result: CompareResult, dup: Duplicate, n_seats: int) -> pl.DataFrame:

@@ -89,7 +89,7 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
         raise ValueError(f"confirm_seed must differ from the explore seed ({seed}): the confirmation must run on "
                          f"fresh deals")
     if out is not None:
-        check_out(Path(out), force)
+        check_out(Path(out), force, "sweep")
     points = grid_specs(base_spec, grid)
     base = as_spec(baseline)
     fld = base if field is None else as_spec(field)

@@ -56,14 +56,15 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
     """
     rules = as_rules(rules)
     specs = [as_spec(p) for p in policies]
-    names = [str(s) for s in specs]
+    canonical = [str(s) for s in specs]
+    names = [p.strip() if isinstance(p, str) else str(p) for p in policies]  # as the user wrote them
     if len(specs) < 2:
         raise ValueError("a tournament needs at least two policies")
-    if len(set(names)) != len(names):
-        dup = sorted({n for n in names if names.count(n) > 1})
+    if len(set(canonical)) != len(canonical):
+        dup = sorted({n for n in canonical if canonical.count(n) > 1})
         raise ValueError(f"policies listed twice (after filling in defaults): {', '.join(dup)}")
     if out is not None:
-        check_out(Path(out), force)
+        check_out(Path(out), force, "tournament")
     deals = rules.match_deals if match_deals is None else int(match_deals)
     arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=deals, engine=engine,
                 threads=threads)
@@ -108,7 +109,8 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
         long = pl.DataFrame({
             "row": np.repeat(names, k * n_matches), "column": np.tile(np.repeat(names, n_matches), k),
             "match": np.tile(np.arange(first_match, first_match + n_matches), k * k), "value": values.reshape(-1)})
-        manifest = {"rules": rules.name, "rules_params": rules.to_params(), "policies": names, "seed": int(seed),
+        manifest = {"rules": rules.name, "rules_params": rules.to_params(), "policies": names,
+                    "policy_specs": canonical, "seed": int(seed),
                     "first_match": first_match, "n_matches": n_matches, "match_deals": deals, "engine": engine,
                     "level": level, "alpha": alpha, "n_deals": arms.n_deals_simulated,
                     "layout": {"values.parquet": "one row per (row, column, match): mean over rotations of row's "

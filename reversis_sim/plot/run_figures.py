@@ -72,7 +72,9 @@ def expected_fish(summary: pl.DataFrame, *, ax: Axes | None = None, caption: str
     ax.grid(axis="y", alpha=0.3)
     units = summary["n_units"].min() if "n_units" in summary.columns and summary.height else None
     over = f"; intervals over {units:,} matches" if units else ""
-    note(ax, f"points: mean; bars: 95% CI{over}")
+    pool = ("\nfish won minus fish paid; what the pool still holds when a match ends makes every seat lose on "
+            "average" if "seat" in keys and len(rows) > 1 and mean.sum() < -0.5 else "")
+    note(ax, f"points: mean; bars: 95% CI{over}{pool}")
     return finish(fig, ax, title or f"Expected fish per deal by {what}", caption)
 
 

@@ -13,6 +13,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 
+from ..overrides import label
+
 UNIT = "fish per deal"
 CAPTION_GID = "reversis-caption"
 NOTE_GID = "reversis-note"
@@ -65,7 +67,8 @@ def run_caption(manifest: Mapping) -> str:
         who = f"all seats {seats[0]}"
     else:
         who = "seats " + ", ".join(f"{i}: {s}" for i, s in enumerate(seats))
-    parts = [f"{manifest['rules']} rules", f"{n_matches * per:,} deals ({n_matches:,} matches of {per})",
+    rules = label(manifest["rules"], manifest["rules_params"]) if "rules_params" in manifest else manifest["rules"]
+    parts = [f"{rules} rules", f"{n_matches * per:,} deals ({n_matches:,} matches of {per})",
              f"seed {manifest['seed']}", who]
     if manifest.get("package_version"):
         commit = manifest.get("git_commit")
@@ -117,8 +120,8 @@ def axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
 
 def finish(fig: Figure, ax: Axes, title: str, caption: str | None) -> Figure:
     """Title the Axes and put the caption, once, under the figure (keeping the layout clear of it)."""
-    has_note = any(t.get_gid() == NOTE_GID for t in ax.texts)
-    ax.set_title(title, loc="left", fontsize=11, fontweight="bold", pad=14 if has_note else 6)
+    note_lines = max([t.get_text().count("\n") + 1 for t in ax.texts if t.get_gid() == NOTE_GID], default=0)
+    ax.set_title(title, loc="left", fontsize=11, fontweight="bold", pad=6 + 9 * note_lines if note_lines else 6)
     if caption and not any(t.get_gid() == CAPTION_GID for t in fig.texts):
         width_chars = int(fig.get_figwidth() * 72 / (CAPTION_SIZE * 0.55))
         text = "\n".join(textwrap.wrap(caption, width_chars))
