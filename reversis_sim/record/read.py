@@ -186,11 +186,17 @@ def _blame_the_manifest(out: Path, identity: dict) -> None:
             described.append(json.dumps(part_description(path)[0]["run"], sort_keys=True))
         except RunError:
             continue
-    if described and len(set(described)) == 1 and json.loads(described[0]) != identity:
-        parts = json.loads(described[0])
-        raise RunError(f"the manifest of {out} disagrees with all {len(described)} of its part files "
-                       f"({_first_difference(identity, parts)}, the manifest against the parts): it was edited or "
-                       f"replaced; reversis-sim repair {out} rebuilds it from the parts")
+    if not described or len(set(described)) != 1 or json.loads(described[0]) == identity:
+        return
+    parts = json.loads(described[0])
+    difference = _first_difference(identity, parts)
+    if len(described) == 1:  # one part against the manifest: either may be the stranger
+        raise RunError(f"the manifest and the only part file of {out} describe different runs ({difference}, the "
+                       f"manifest against the part): if the manifest was edited, reversis-sim repair {out} rebuilds "
+                       f"it from the part; if the part came from another run, move it out and resume the run")
+    raise RunError(f"the manifest of {out} disagrees with all {len(described)} of its part files ({difference}, the "
+                   f"manifest against the parts): it was edited or replaced; reversis-sim repair {out} rebuilds it "
+                   f"from the parts")
 
 
 def run_description_of_parts(out: Path) -> tuple[dict, dict[int, Path]]:
