@@ -15,7 +15,7 @@ from . import __version__
 from .analysis import analysis_tables, summarize_run
 from .cli_options import (
     DEFAULT_SEAT,
-    os_fault,
+    folder_errors,
     rule_option,
     rules_option,
     seed_option,
@@ -29,7 +29,6 @@ from .record import (
     MAX_CHUNK_DEALS,
     MAX_DEALS,
     MAX_MATCH_DEALS,
-    RunError,
     RunSpec,
     completed_chunks,
     read_manifest,
@@ -153,10 +152,12 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
         raise click.UsageError(str(e)) from None
     out = out or default_out(rules.name, seed, spec.n_matches * spec.match_deals)
     show = not quiet and sys.stderr.isatty()
+    kept = ("every chunk written so far is kept: fix that (free space, permissions, or choose another --out) and "
+            "run the same command with --resume")
     try:
-        with click.progressbar(length=spec.n_matches * spec.match_deals, label="deals", file=sys.stderr,
-                               hidden=not show, show_pos=True, show_eta=True,
-                               item_show_func=lambda rate: rate) as bar:
+        with folder_errors(out, kept), click.progressbar(
+                length=spec.n_matches * spec.match_deals, label="deals", file=sys.stderr, hidden=not show,
+                show_pos=True, show_eta=True, item_show_func=lambda rate: rate) as bar:
             started = time.perf_counter()
             done = [0]
 
@@ -166,11 +167,6 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
                 bar.update(n, f"{rate:,.0f} deals/s")
 
             report = run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress)
-    except RunError as e:
-        raise click.ClickException(str(e)) from None
-    except OSError as e:
-        raise os_fault(e, out, "every chunk written so far is kept: fix that (free space, permissions, or choose "
-                               "another --out) and run the same command with --resume") from None
     except KeyboardInterrupt:
         done = len(completed_chunks(read_manifest(out))) if Path(out, "manifest.json").exists() else 0
         again = _resume_command(rules.name, rule_overrides, seats, deals, match_deals, seed, out, chunk_matches)
@@ -182,17 +178,13 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
     if not quiet:
         click.echo(f"wrote {report.n_deals_run} deals ({report.n_chunks_run} of {report.n_chunks_total} chunks) "
                    f"to {out}", err=True)
-    try:
+    with folder_errors(out, f"the run itself is complete: fix that and draw the figures with 'reversis-sim plot "
+                            f"{out}'"):
         _print_summary(out, fmt)
         if figures:
             from .plot import write_figures
 
             paths = write_figures(out, formats=("png",))
-    except RunError as e:
-        raise click.ClickException(str(e)) from None
-    except OSError as e:
-        raise os_fault(e, out, "the run itself is complete: fix that and draw the figures with "
-                               f"'reversis-sim plot {out}'") from None
     if figures:
         if fmt == "text":
             click.echo(f"{len(paths)} figures in {Path(out) / 'figures'} (reversis-sim plot {out} adds SVG)")
@@ -245,12 +237,8 @@ def analyze(run_dir, fmt, tables):
     Example:
       reversis-sim analyze results/demo --format json
     """
-    try:
+    with folder_errors(run_dir, "check the folder and its files"):
         all_tables = analysis_tables(run_dir)
-    except RunError as e:
-        raise click.ClickException(str(e)) from None
-    except OSError as e:
-        raise os_fault(e, run_dir, "check the folder and its files") from None
     names = list(tables) or (["fish_by_seat"] if fmt == "csv" else list(TABLES))
     if fmt == "csv":
         if len(names) != 1:
@@ -281,12 +269,8 @@ def plot(run_dir, formats):
     """
     from .plot import write_figures
 
-    try:
+    with folder_errors(Path(run_dir) / "figures", "fix that (free space, permissions) and draw again"):
         paths = write_figures(run_dir, formats=tuple(formats) or ("png", "svg"))
-    except RunError as e:
-        raise click.ClickException(str(e)) from None
-    except OSError as e:
-        raise os_fault(e, Path(run_dir) / "figures", "fix that (free space, permissions) and draw again") from None
     click.echo(f"wrote {len(paths)} figures to {Path(run_dir) / 'figures'}")
     for p in paths:
         click.echo(f"  {p}")
@@ -303,12 +287,8 @@ def repair(run_dir):
     Example:
       reversis-sim repair results/demo
     """
-    try:
+    with folder_errors(run_dir, "fix that and repair again"):
         manifest = repair_manifest(run_dir)
-    except RunError as e:
-        raise click.ClickException(str(e)) from None
-    except OSError as e:
-        raise os_fault(e, run_dir, "fix that and repair again") from None
     done, total = len(completed_chunks(manifest)), manifest["n_chunks"]
     next_step = (f"analyze it with 'reversis-sim analyze {run_dir}'" if done == total else
                  "finish it with the simulate command that started it, and --resume")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import errno
+from contextlib import contextmanager
 
 import click
 
 from .overrides import with_overrides
+from .record import RunError
 from .rules import PRESETS, RulesError, get_preset
 
 MAX_SEED = 2**63 - 1
@@ -66,3 +68,15 @@ def os_fault(e: OSError, where, advice: str) -> click.ClickException:
     reason = _OS_REASONS.get(e.errno, e.strerror or str(e))
     target = e.filename or where
     return click.ClickException(f"cannot use {target}: {reason}; {advice}")
+
+
+@contextmanager
+def folder_errors(where, advice: str):
+    """Turn what can go wrong with a run folder into one sentence and exit status 1: a :class:`RunError` as it is
+    worded, an operating-system fault with :func:`os_fault` and ``advice``."""
+    try:
+        yield
+    except RunError as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise os_fault(e, where, advice) from None
