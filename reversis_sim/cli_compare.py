@@ -12,41 +12,20 @@ import sys
 import click
 import polars as pl
 
-from .cli_options import os_fault, rule_option, rules_option, seed_option, threads_option, with_rule_overrides
+from .cli_options import (
+    matches_of,
+    named_policy,
+    os_fault,
+    policy_spec,
+    rules_option,
+    with_common_options,
+    with_rule_overrides,
+)
 from .compare import compare, json_ready, sprt_compare, sweep, tournament
-from .engines import ENGINES
 from .overrides import label
-from .policies import PolicySpecError, parse_spec
-from .record import MIN_MATCHES, RunError
+from .policies import PolicySpecError
+from .record import RunError
 from .rules import RulesError
-
-
-def _spec(ctx, param, value):
-    """Check a policy spec (or several) and keep it as the user wrote it: tables and headers show that name."""
-    if value is None:
-        return None
-    try:
-        for v in value if isinstance(value, tuple) else (value,):
-            parse_spec(v)
-    except PolicySpecError as e:
-        raise click.BadParameter(str(e)) from None
-    return tuple(v.strip() for v in value) if isinstance(value, tuple) else value.strip()
-
-
-def _named(text: str) -> str:
-    """A policy as the user wrote it, with its full spec where that differs (``cautious (avoid:hunt=0,...)``)."""
-    canonical = str(parse_spec(text))
-    return text if canonical == text else f"{text} ({canonical})"
-
-
-def _matches(rules, deals: int, option: str = "--deals") -> int:
-    """The matches of ``deals`` deals (whole matches); at least two, the match being the sampling unit."""
-    n = -(-deals // rules.match_deals)
-    if n < MIN_MATCHES:
-        raise click.UsageError(f"{option} {deals:,} is {n} match of {rules.match_deals} deals; the match is the "
-                               f"sampling unit, so a comparison needs at least {MIN_MATCHES} ({option} "
-                               f"{MIN_MATCHES * rules.match_deals:,} or more)")
-    return n
 
 
 def _num(x, spec: str) -> str:
@@ -68,22 +47,6 @@ def _fail(e: Exception):
     raise click.ClickException(str(e)) from None
 
 
-common = [
-    rules_option,
-    rule_option,
-    seed_option,
-    click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True),
-    threads_option,
-    click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
-]
-
-
-def with_common(f):
-    for option in reversed(common):
-        f = option(f)
-    return f
-
-
 def _print_frame(frame: pl.DataFrame, title: str) -> None:
     with pl.Config(tbl_rows=100, tbl_cols=20, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_width_chars=160):
@@ -94,10 +57,11 @@ def register(main: click.Group) -> None:
     """Add the commands of this module to the ``reversis-sim`` group."""
 
     @main.command("compare")
-    @with_common
-    @click.option("--candidate", required=True, callback=_spec, metavar="SPEC", help="The policy under test.")
-    @click.option("--baseline", required=True, callback=_spec, metavar="SPEC", help="The policy it is compared to.")
-    @click.option("--field", default=None, callback=_spec, metavar="SPEC",
+    @with_common_options
+    @click.option("--candidate", required=True, callback=policy_spec, metavar="SPEC", help="The policy under test.")
+    @click.option("--baseline", required=True, callback=policy_spec, metavar="SPEC",
+                  help="The policy it is compared to.")
+    @click.option("--field", default=None, callback=policy_spec, metavar="SPEC",
                   help="The policy of the other three seats (default: the baseline).")
     @click.option("--deals", type=click.IntRange(1), default=24_000, show_default=True,
                   help="Deals in the comparison (whole matches; each is played in every seat, by both arms).")
@@ -138,11 +102,11 @@ def register(main: click.Group) -> None:
                                    f"mean {u.mean:+.3f}  {u.decision}", err=True)
 
                 res = sprt_compare(rules, candidate, baseline, field, delta=delta, alpha=alpha, beta=beta,
-                                   batch_matches=_matches(rules, batch_deals), max_matches=_matches(rules, deals),
+                                   batch_matches=matches_of(rules, batch_deals), max_matches=matches_of(rules, deals),
                                    seed=seed, engine=engine, threads=threads, on_update=show)
                 summary = json_ready(res.summary())
             else:
-                res = compare(rules, candidate, baseline, field, n_matches=_matches(rules, deals), seed=seed,
+                res = compare(rules, candidate, baseline, field, n_matches=matches_of(rules, deals), seed=seed,
                               engine=engine, threads=threads, out=out, force=force)
                 summary = res.json_summary()
         except (ValueError, RulesError, PolicySpecError, RunError) as e:
@@ -152,8 +116,8 @@ def register(main: click.Group) -> None:
         if fmt == "json":
             click.echo(json.dumps(summary, indent=2))
             return
-        click.echo(f"{label(rules.name, rules.to_params())}: {_named(candidate)} vs {_named(baseline)} (field "
-                   f"{_named(field or baseline)}), seed {seed}")
+        click.echo(f"{label(rules.name, rules.to_params())}: {named_policy(candidate)} vs {named_policy(baseline)} "
+                   f"(field {named_policy(field or baseline)}), seed {seed}")
         compared = summary["n_matches"] * rules.match_deals
         if sprt:
             llr = summary["llr"]
@@ -170,8 +134,8 @@ def register(main: click.Group) -> None:
             click.echo(f"wrote {out}", err=True)
 
     @main.command("tournament")
-    @with_common
-    @click.option("--policy", "policies", multiple=True, required=True, callback=_spec, metavar="SPEC",
+    @with_common_options
+    @click.option("--policy", "policies", multiple=True, required=True, callback=policy_spec, metavar="SPEC",
                   help="A policy in the tournament (give two or more).")
     @click.option("--deals", type=click.IntRange(1), default=12_000, show_default=True,
                   help="Deals per pairing (whole matches).")
@@ -190,7 +154,7 @@ def register(main: click.Group) -> None:
         if len(policies) < 2:
             raise click.UsageError("a tournament needs at least two --policy")
         try:
-            res = tournament(rules, list(policies), n_matches=_matches(rules, deals), seed=seed, engine=engine,
+            res = tournament(rules, list(policies), n_matches=matches_of(rules, deals), seed=seed, engine=engine,
                              threads=threads, out=out, force=force)
         except (ValueError, RulesError, RunError) as e:
             _fail(e)
@@ -207,12 +171,15 @@ def register(main: click.Group) -> None:
         _print_frame(res.pairwise, "pairwise (Holm-corrected)")
 
     @main.command("sweep")
-    @with_common
-    @click.option("--base", required=True, callback=_spec, metavar="SPEC", help="The policy whose parameters move.")
+    @with_common_options
+    @click.option("--base", required=True, callback=policy_spec, metavar="SPEC",
+                  help="The policy whose parameters move.")
     @click.option("--param", "params", multiple=True, required=True, metavar="NAME=V1,V2,...",
                   help="A parameter and the values to try (repeat for a grid).")
-    @click.option("--baseline", required=True, callback=_spec, metavar="SPEC", help="What each point must beat.")
-    @click.option("--field", default=None, callback=_spec, metavar="SPEC", help="The other seats (default: baseline).")
+    @click.option("--baseline", required=True, callback=policy_spec, metavar="SPEC",
+                  help="What each point must beat.")
+    @click.option("--field", default=None, callback=policy_spec, metavar="SPEC",
+                  help="The other seats (default: baseline).")
     @click.option("--deals", type=click.IntRange(1), default=12_000, show_default=True,
                   help="Deals per grid point on the explore seed.")
     @click.option("--confirm-seed", type=click.IntRange(0, 2**63 - 1), default=None,
@@ -241,9 +208,9 @@ def register(main: click.Group) -> None:
             if not eq or not grid[name.strip()]:
                 raise click.BadParameter(f"{p!r} is not NAME=V1,V2,...", param_hint="'--param'")
         try:
-            res = sweep(rules, base, grid, baseline, field=field, n_matches=_matches(rules, deals), seed=seed,
+            res = sweep(rules, base, grid, baseline, field=field, n_matches=matches_of(rules, deals), seed=seed,
                         confirm_seed=confirm_seed,
-                        confirm_matches=None if confirm_deals is None else _matches(rules, confirm_deals),
+                        confirm_matches=None if confirm_deals is None else matches_of(rules, confirm_deals),
                         engine=engine, threads=threads, out=out, force=force)
         except (ValueError, PolicySpecError, RunError) as e:
             _fail(e)

@@ -7,8 +7,10 @@ from contextlib import contextmanager
 
 import click
 
+from .engines import ENGINES
 from .overrides import with_overrides
-from .record import RunError
+from .policies import PolicySpecError, parse_spec
+from .record import MIN_MATCHES, RunError
 from .rules import PRESETS, RulesError, get_preset
 
 MAX_SEED = 2**63 - 1
@@ -80,3 +82,47 @@ def folder_errors(where, advice: str):
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise os_fault(e, where, advice) from None
+
+
+def policy_spec(ctx, param, value):
+    """Check a policy spec (or several) and keep it as the user wrote it: tables and headers show that name."""
+    if value is None:
+        return None
+    try:
+        for v in value if isinstance(value, tuple) else (value,):
+            parse_spec(v)
+    except PolicySpecError as e:
+        raise click.BadParameter(str(e)) from None
+    return tuple(v.strip() for v in value) if isinstance(value, tuple) else value.strip()
+
+
+def named_policy(text: str) -> str:
+    """A policy as the user wrote it, with its full spec where that differs (``cautious (avoid:hunt=0,...)``)."""
+    canonical = str(parse_spec(text))
+    return text if canonical == text else f"{text} ({canonical})"
+
+
+def matches_of(rules, deals: int, option: str = "--deals") -> int:
+    """The matches of ``deals`` deals (whole matches); at least two, the match being the sampling unit."""
+    n = -(-deals // rules.match_deals)
+    if n < MIN_MATCHES:
+        raise click.UsageError(f"{option} {deals:,} is {n} match of {rules.match_deals} deals; the match is the "
+                               f"sampling unit, so a comparison needs at least {MIN_MATCHES} ({option} "
+                               f"{MIN_MATCHES * rules.match_deals:,} or more)")
+    return n
+
+
+COMMON_OPTIONS = [
+    rules_option,
+    rule_option,
+    seed_option,
+    click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True),
+    threads_option,
+    click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
+]
+
+
+def with_common_options(f):
+    for option in reversed(COMMON_OPTIONS):
+        f = option(f)
+    return f

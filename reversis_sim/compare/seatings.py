@@ -66,17 +66,26 @@ class Arms:
         self.memo: dict[tuple, Table] = {}
         self.n_deals_simulated = 0
 
+    def key(self, seats: Sequence[PolicySpec], seed: int, policy_seeds: Sequence[int] | None = None) -> tuple:
+        """The memo key of a seating: equal keys are the same simulation."""
+        seeds = None if policy_seeds is None or all(p == seed for p in policy_seeds) else tuple(map(int, policy_seeds))
+        return tuple(str(s) for s in seats), int(seed), seeds
+
     def table(self, seats: Sequence[PolicySpec], seed: int, policy_seeds: Sequence[int] | None = None) -> Table:
         """The seating's :class:`Table` (simulated on first use); ``policy_seeds`` None: every seat's policy is
         keyed by ``seed``."""
         n = self.rules.n_seats
         if len(seats) != n:
             raise ValueError(f"{self.rules.name} needs {n} seats, got {len(seats)}")
-        seeds = None if policy_seeds is None or all(p == seed for p in policy_seeds) else tuple(map(int, policy_seeds))
-        key = (tuple(str(s) for s in seats), int(seed), seeds)
+        key = self.key(seats, seed, policy_seeds)
         if key not in self.memo:
-            self.memo[key] = self._play(list(seats), int(seed), seeds)
+            self.memo[key] = self._play(list(seats), key[1], key[2])
         return self.memo[key]
+
+    def keep_only(self, keys) -> None:
+        """Forget every simulated seating but those of ``keys`` (a search keeps its baseline, not its candidates)."""
+        keep = set(keys)
+        self.memo = {k: v for k, v in self.memo.items() if k in keep}
 
     def _play(self, seats: list[PolicySpec], seed: int, policy_seeds: tuple[int, ...] | None) -> Table:
         n_seats = self.rules.n_seats

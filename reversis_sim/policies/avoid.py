@@ -13,7 +13,7 @@ import numpy as np
 from .. import cards as C
 from ..bits import ONE, bit, count, lowest, suit_mask
 from ..jit import njit_nrt_free as njit
-from .cardsense import below, bottom, current_best, nth_seat, payment_cards, sure_tricks, top, win_all_goal
+from .cardsense import below, bottom, current_best, nth_seat, payment_cards, sure_tricks, top, top_cards, win_all_goal
 from .family import Family, integer, position, real, switch
 
 PARAMS = (
@@ -26,13 +26,15 @@ PARAMS = (
     switch("hunt", 1, "H5: lead low hearts while the J♥ is out, to force it"),
     switch("ace_hunt", 0, "H6: lead low into suits whose Ace is still out, to force it"),
     integer("guard", 2, 0, 6, "H8: low hearts to keep as guards of one's own J♥ (talon discards and sheds)"),
-    real("take", 4, 0, 20, "H3/H4: take the talon card when the hand's danger score reaches this"),
+    real("take", 4, 0, 20, "H3/H4: take the talon card when the hand's danger score reaches this", step=0.25),
     integer("declare", 1, 0, 11, "H12: declare the espagnolette with at most this many high cards besides the Aces"),
     integer("reversis", 12, 0, 14, "H10: attempt the reversis with at least this many sure tricks (above the number "
                                    "of tricks: never)"),
     integer("break", 5, 0, 14, "H11: fight an opponent's run of won tricks once it reaches this many"),
     switch("opposite", 1, "H13: dump an Ace at once when the opposite seat is winning the trick (pays ×2)"),
     switch("count", 1, "H14: count the cards played (0: treat every unseen card as still out)"),
+    integer("rev_top", 14, 0, 14, "H10: attempt the reversis when the top cards in hand (the two highest ranks of "
+                                  "each suit) plus the tricks already won reach this (above the tricks: never)"),
 )
 """The parameters, in the order of the seat's parameter vector; the kernels read them at the positions below."""
 
@@ -51,6 +53,7 @@ A_REVERSIS = position(PARAMS, "reversis")
 A_BREAK = position(PARAMS, "break")
 A_OPPOSITE = position(PARAMS, "opposite")
 A_COUNT = position(PARAMS, "count")
+A_REV_TOP = position(PARAMS, "rev_top")
 
 
 @njit
@@ -96,8 +99,11 @@ def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, le
         out &= ~played
     my_streak = streak == seat and trick_index > 0
     attempting = False
-    if (my_streak or trick_index == 0) and params[A_REVERSIS] <= n_tricks:  # H10 (rarely on: skip the count)
-        attempting = sure_tricks(hand, out, strength) + trick_index >= params[A_REVERSIS]
+    if my_streak or trick_index == 0:  # H10 (rarely on: skip the counts)
+        if params[A_REVERSIS] <= n_tricks:
+            attempting = sure_tricks(hand, out, strength) + trick_index >= params[A_REVERSIS]
+        if not attempting and params[A_REV_TOP] <= n_tricks:
+            attempting = top_cards(hand, strength) + trick_index >= params[A_REV_TOP]
     committed = my_streak and trick_index >= n_tricks - 2
     breaking = streak >= 0 and streak != seat and trick_index >= params[A_BREAK]
     win_now = attempting or committed or breaking

@@ -82,6 +82,32 @@ def sure_tricks(hand, out, strength):
 
 
 @njit
+def top_cards(hand, strength):
+    """The cards of ``hand`` of the two highest ranks of their suit (the Ace and King of ``parlett``; the King and
+    Queen where the Ace is low; the J♥ where it tops the hearts): a visible measure of a hand's trick-taking power."""
+    n = 0
+    for s in range(4):
+        mine = hand & suit_mask(s)
+        m = mine
+        while m:
+            c = lowest(m)
+            m &= m - ONE
+            if strength[c] >= _suit_top(strength, s) - 1:
+                n += 1
+    return n
+
+
+@njit
+def _suit_top(strength, suit):
+    """The highest strength of any card of ``suit`` in the deck."""
+    best = -1
+    for r in range(16):
+        if strength[16 * suit + r] > best:
+            best = strength[16 * suit + r]
+    return best
+
+
+@njit
 def win_all_goal(hand, deck, strength):
     """The ``modern`` declarer's goal (F1.4): win every trick only with a hand of sure tricks."""
     return sure_tricks(hand, deck & ~hand, strength) >= count(hand)

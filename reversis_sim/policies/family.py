@@ -37,6 +37,8 @@ class Param:
     low: float
     high: float
     doc: str
+    step: float | None = None
+    """For a ``real`` parameter, the resolution that matters (a tuner searches this grid); None: any value."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -65,9 +67,9 @@ def integer(name: str, default: int, low: int, high: int, doc: str) -> Param:
     return Param(name, "int", float(default), float(low), float(high), doc)
 
 
-def real(name: str, default: float, low: float, high: float, doc: str) -> Param:
-    """A real-valued parameter in ``[low, high]``."""
-    return Param(name, "real", float(default), float(low), float(high), doc)
+def real(name: str, default: float, low: float, high: float, doc: str, step: float | None = None) -> Param:
+    """A real-valued parameter in ``[low, high]`` (``step``: the resolution that matters, for a tuner)."""
+    return Param(name, "real", float(default), float(low), float(high), doc, step)
 
 
 def fmt(v: float) -> str:
