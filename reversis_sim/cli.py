@@ -374,9 +374,10 @@ def policies(fmt):
 
 
 def _register_more() -> None:
-    from .cli_compare import register
+    from . import cli_compare, cli_tune
 
-    register(main)
+    cli_compare.register(main)
+    cli_tune.register(main)
 
 
 _register_more()

@@ -21,7 +21,9 @@ from typing import Protocol
 
 import numpy as np
 
+from . import cards as C
 from . import columns, reference
+from .game import dealer_of
 from .policies import PolicySpec
 from .rules import Rules
 
@@ -47,6 +49,10 @@ class Engine(Protocol):
     def deal_record(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int, deal: int,
                     policy_seeds: Sequence[int] | None = None) -> dict:
         """The record of one deal (its match played up to it); ``ValueError`` if the match ended before it."""
+
+    def dealt_hands(self, rules: Rules, *, seed: int, first_match: int, n_matches: int,
+                    match_deals: int | None = None) -> np.ndarray:
+        """``uint64 (n_matches * match_deals, n_seats)``: every seat's hand as dealt (card masks), without play."""
 
 
 class NumbaEngine:
@@ -76,6 +82,11 @@ class NumbaEngine:
 
         return trace_deal(rules, seats, seed, match, deal, policy_seeds=policy_seeds)
 
+    def dealt_hands(self, rules, *, seed, first_match, n_matches, match_deals=None):
+        from .engine.hands import dealt_hands
+
+        return dealt_hands(rules, seed=seed, first_match=first_match, n_matches=n_matches, match_deals=match_deals)
+
 
 class ReferenceEngine:
     """The readable reference engine (pure Python, thousands of deals a second): the test oracle."""
@@ -99,6 +110,15 @@ class ReferenceEngine:
 
     def deal_record(self, rules, seats, *, seed, match, deal, policy_seeds=None):
         return reference.replay(rules, seats, seed=seed, match=match, deal=deal, policy_seeds=policy_seeds)
+
+    def dealt_hands(self, rules, *, seed, first_match, n_matches, match_deals=None):
+        n_deals = rules.match_deals if match_deals is None else int(match_deals)
+        out = np.zeros((n_matches * n_deals, rules.n_seats), np.uint64)
+        for i in range(n_matches):
+            for d in range(n_deals):
+                layout = reference.deal_cards(rules, seed, first_match + i, d, dealer_of(rules, d))
+                out[i * n_deals + d] = [C.mask(h) for h in layout.dealt]
+        return out
 
 
 _ENGINES: dict[str, Engine] = {"numba": NumbaEngine(), "reference": ReferenceEngine()}

@@ -16,9 +16,17 @@ backend of a notebook. A Figure returned here displays in Jupyter like any other
 
 from .compare_figures import paired_difference, payoff_heatmap
 from .files import FIGURES, write_figures
-from .run_figures import convergence, expected_fish, fish_histogram, quinola_cost, quinola_fate, reversis_rates
+from .run_figures import (
+    attempt_value,
+    convergence,
+    expected_fish,
+    fish_histogram,
+    quinola_cost,
+    quinola_fate,
+    reversis_rates,
+)
 from .style import position_name, run_caption, seat_name
 
-__all__ = ["FIGURES", "convergence", "expected_fish", "fish_histogram", "paired_difference", "payoff_heatmap",
-           "position_name", "quinola_cost", "quinola_fate", "reversis_rates", "run_caption", "seat_name",
-           "write_figures"]
+__all__ = ["FIGURES", "attempt_value", "convergence", "expected_fish", "fish_histogram", "paired_difference",
+           "payoff_heatmap", "position_name", "quinola_cost", "quinola_fate", "reversis_rates", "run_caption",
+           "seat_name", "write_figures"]

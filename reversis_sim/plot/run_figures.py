@@ -350,3 +350,38 @@ def pct(x: float) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text + "%"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# attempts by hand strength
+
+
+def attempt_value(tables: dict[str, pl.DataFrame], feature: str = "top_cards", *, ax: Axes | None = None,
+                  caption: str | None = None, title: str | None = None) -> Figure:
+    """What a reversis attempt is worth by the strength of the hand dealt (:func:`~reversis_sim.analysis.hands.
+    by_hand` frames, one per label, e.g. per policy): the committed seats' mean fish per deal with its 95% interval
+    (points), every seat's mean fish with that hand (a faint line), and how often such a hand was committed (the
+    numbers under the points)."""
+    fig, ax = axes(ax, (9, 5.5))
+    zero_line(ax)
+    width = 0.6 / max(len(tables), 1)
+    for i, (name, t) in enumerate(tables.items()):
+        color = COLORS[i % len(COLORS)]
+        ax.plot(t[feature].to_numpy(), t["mean"].to_numpy(), color=color, lw=1, alpha=0.4)
+        shown = t.filter(pl.col("attempt_fish").is_not_null() & (pl.col("committed") > 0))
+        xs = shown[feature].to_numpy().astype(float) + (i - (len(tables) - 1) / 2) * width
+        m, lo, hi = (shown[c].to_numpy() for c in ("attempt_fish", "attempt_ci_low", "attempt_ci_high"))
+        lo, hi = np.where(np.isfinite(lo), lo, m), np.where(np.isfinite(hi), hi, m)
+        ax.errorbar(xs, m, yerr=[m - lo, hi - m], fmt="o", ms=6, capsize=4, color=color,
+                    label=f"{name}: committed seats")
+        for xx, k, rate in zip(xs, shown["committed"].to_list(), shown["committed_rate"].to_list()):
+            ax.annotate(f"{k:,}\n{pct(rate * 100)}", (xx, 0), xytext=(0, -18), textcoords="offset points",
+                        ha="center", va="top", fontsize=6.5, color=color, annotation_clip=False)
+    ax.set_xlabel(f"{feature.replace('_', ' ')} in the hand dealt")
+    ax.set_ylabel(f"{UNIT} of the seat (95% CI)")
+    ax.yaxis.set_major_formatter(FuncFormatter(signed))
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    note(ax, "points: seats committed to the reversis (won the first tricks); faint lines: every seat with that "
+             "hand;\nunder the points: committed seats and their share of the hands")
+    return finish(fig, ax, title or "What a reversis attempt is worth, by the hand dealt", caption)

@@ -158,7 +158,10 @@ def _snap(d: Dimension, v: float) -> float:
 
 
 def _nevergrad(space, evaluator, budget, seed, optimizer, rng):
-    import nevergrad as ng
+    try:
+        import nevergrad as ng
+    except ImportError:
+        raise ValueError("--optimizer nevergrad needs the nevergrad package: pip install -e '.[optimizers]'") from None
 
     params = {}
     for d in space.dims:

@@ -1,0 +1,97 @@
+"""Outcomes by what a seat was dealt: hand features joined to the run table.
+
+A deal's cards are a pure function of its keys, so the hands of a run are dealt again (the engine interface's
+``dealt_hands``, no play) part by part and joined to its rows on (match, deal, seat). A feature is a number a player
+sees in his hand: ``top_cards`` (the two highest ranks of each suit in play order: the Aces and Kings of parlett),
+``hearts``, ``aces``, ``points`` (card points, R7), ``quinola`` (holds the J♥). The hand is the one dealt, before
+the talon exchange.
+
+:func:`by_hand` gives, for each value of a feature: the seats' mean fish per deal (95% interval, the match as the
+unit), how often a seat holding such a hand was committed to the reversis and how often it made it, and the mean
+fish of the committed seats alone: the expected fish of an attempt by hand strength.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from .. import cards as C
+from ..engines import get_engine
+from ..record import RunSpec, part_files, read_manifest
+from ..rules import Rules
+from .batches import Batches
+from .tables import mean_table, rate_table
+
+FEATURES = ("top_cards", "hearts", "aces", "points", "quinola")
+
+
+def _bits(mask_of_cards) -> np.uint64:
+    return np.uint64(C.mask(mask_of_cards))
+
+
+def hand_features(masks: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
+    """Every feature of :data:`FEATURES` for an array of hand masks (any shape), as ``int8`` arrays of its shape."""
+    t = rules.tables
+    m = np.asarray(masks, np.uint64)
+    top = [c for c in t.deck if t.strength[c] >= max(t.strength[x] for x in t.deck if C.suit_of(x) == C.suit_of(c))
+           - 1]
+    hearts = [c for c in t.deck if C.suit_of(c) == C.HEARTS]
+    points = np.zeros(m.shape, np.int64)
+    for c in t.deck:
+        if t.trick_points[c]:
+            points += ((m >> np.uint64(c)) & np.uint64(1)).astype(np.int64) * t.trick_points[c]
+    return {
+        "top_cards": np.bitwise_count(m & _bits(top)).astype(np.int8),
+        "hearts": np.bitwise_count(m & _bits(hearts)).astype(np.int8),
+        "aces": np.bitwise_count(m & _bits(C.ACES)).astype(np.int8),
+        "points": points.astype(np.int8),
+        "quinola": ((m >> np.uint64(C.QUINOLA)) & np.uint64(1)).astype(np.int8),
+    }
+
+
+def with_hand_features(out: str | Path, features=FEATURES) -> tuple[dict, Batches]:
+    """(manifest, batches of the run's rows, one part each, with the feature columns of the seat's dealt hand)."""
+    manifest = read_manifest(out)
+    spec = RunSpec.from_identity(manifest)
+    rules = spec.resolved_rules()
+    deal = get_engine("numba")
+    frames = []
+    for path in part_files(out, manifest):
+        chunk = int(path.stem.split("-")[1])
+        first, n = spec.chunk_range(chunk)
+        masks = deal.dealt_hands(rules, seed=spec.seed, first_match=first, n_matches=n, match_deals=spec.match_deals)
+        feats = hand_features(masks, rules)
+        n_seats = masks.shape[1]
+        index = np.arange(masks.shape[0])
+        table = pl.DataFrame({
+            "match": np.repeat(first + index // spec.match_deals, n_seats).astype(np.int64),
+            "deal": np.repeat(index % spec.match_deals, n_seats).astype(np.int16),
+            "seat": np.tile(np.arange(n_seats), masks.shape[0]).astype(np.int8),
+            **{f: feats[f].reshape(-1) for f in features}})
+        frames.append(pl.scan_parquet(path).join(table.lazy(), on=["match", "deal", "seat"], how="left"))
+    return manifest, Batches(frames)
+
+
+def by_hand(out: str | Path, feature: str = "top_cards") -> pl.DataFrame:
+    """For each value of ``feature`` in a seat's dealt hand: seats' mean fish per deal (``mean``, ``ci_low``,
+    ``ci_high``), the reversis committed and made rates (``committed_rate``, ``made_rate`` of the committed), and
+    ``attempt_fish``: the mean fish of the committed seats (null where none was), with its interval."""
+    if feature not in FEATURES:
+        raise ValueError(f"unknown hand feature {feature!r}; valid features: {', '.join(FEATURES)}")
+    _, lf = with_hand_features(out, (feature,))
+    lf = lf.with_columns((pl.col("reversis_seat") == pl.col("seat")).alias("committed"),
+                         ((pl.col("reversis_seat") == pl.col("seat")) & pl.col("reversis_made")).alias("made"))
+    fish = mean_table(lf, feature, "fish", unit="match")
+    committed = rate_table(lf, feature, "committed").select(
+        feature, pl.col("rate").alias("committed_rate"), pl.col("ci_low").alias("committed_ci_low"),
+        pl.col("ci_high").alias("committed_ci_high"), pl.col("successes").alias("committed"))
+    made = rate_table(lf.filter(pl.col("committed")), feature, "made").select(
+        feature, pl.col("rate").alias("made_rate"))
+    attempt = mean_table(lf.filter(pl.col("committed")), feature, "fish", unit="match").select(
+        feature, pl.col("mean").alias("attempt_fish"), pl.col("ci_low").alias("attempt_ci_low"),
+        pl.col("ci_high").alias("attempt_ci_high"))
+    return (fish.join(committed, on=feature, how="left").join(made, on=feature, how="left")
+            .join(attempt, on=feature, how="left").sort(feature))

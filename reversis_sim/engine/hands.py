@@ -1,0 +1,48 @@
+"""The hands as dealt, for many deals at once, without playing them: what a study of hand features joins to the run
+table (a deal's cards are a pure function of its keys, so they need no replay of the play).
+
+:func:`dealt_hands` fills one ``uint64`` mask per (deal, seat), in the (match, deal) order of the run table; a seat
+that sits out gets 0. The talon exchange that follows is a decision, not part of the deal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ..jit import njit_parallel
+from ..keys_nb import PURPOSE_SHUFFLE, extend, seed_hash
+from ..rules import Rules
+from .compiled import MAX_SEATS, P_N_SEATS, compile_rules
+from .deal import deal_cards, dealer_of
+from .layout import H_DEALT, SWAPS
+from .seats import seed_u64
+
+
+@njit_parallel
+def dealt_hands_nb(P, deck, seed, first_match, n_matches, n_deals, out):
+    """``out[i * n_deals + d, s]``: the dealt hand of seat ``s`` in deal ``d`` of match ``first_match + i``."""
+    n = P[P_N_SEATS]
+    h_seed = seed_hash(seed)
+    for i in prange(n_matches):
+        hands = np.zeros((3, MAX_SEATS), np.uint64)
+        offered = np.zeros(MAX_SEATS, np.int64)
+        cards = np.zeros(2 * SWAPS, np.int64)
+        h_match = extend(h_seed, first_match + i)
+        for d in range(n_deals):
+            shuffle_key = extend(extend(extend(h_match, d), PURPOSE_SHUFFLE), 0)
+            deal_cards(P, n, deck, cards, shuffle_key, dealer_of(P, d), hands, offered)
+            for s in range(n):
+                out[i * n_deals + d, s] = hands[H_DEALT, s]
+
+
+def dealt_hands(rules: Rules, *, seed: int, first_match: int, n_matches: int,
+                match_deals: int | None = None) -> np.ndarray:
+    """``uint64 (n_matches * match_deals, n_seats)``: every seat's dealt hand, in the run table's (match, deal)
+    order (a ``parlett_simple`` match that ended early has its later deals dealt all the same)."""
+    cr = compile_rules(rules)
+    n_deals = rules.match_deals if match_deals is None else int(match_deals)
+    out = np.zeros((int(n_matches) * n_deals, rules.n_seats), np.uint64)
+    if n_matches:
+        dealt_hands_nb(cr.params, cr.deck, seed_u64(seed), int(first_match), int(n_matches), n_deals, out)
+    return out

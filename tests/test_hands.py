@@ -1,0 +1,60 @@
+"""Hands as dealt, and outcomes by hand feature (issue 14's attempt chart; issue 18 builds on it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from reversis_sim import cards as C
+from reversis_sim.analysis.hands import by_hand, hand_features, with_hand_features
+from reversis_sim.engines import get_engine
+from reversis_sim.policies import parse_seats
+from reversis_sim.record import RunSpec, part_files
+from reversis_sim.rules import PRESETS
+from reversis_sim.simulate import run
+
+
+@pytest.mark.parametrize("preset", ["parlett", "modern_five", "serbian", "parlett_52"])
+def test_both_engines_deal_the_same_hands_as_the_records_show(preset):
+    rules = PRESETS[preset]
+    fast = get_engine("numba").dealt_hands(rules, seed=4, first_match=3, n_matches=2)
+    slow = get_engine("reference").dealt_hands(rules, seed=4, first_match=3, n_matches=2)
+    assert fast.dtype == np.uint64 and fast.shape == (2 * rules.match_deals, rules.n_seats)
+    assert np.array_equal(fast, slow)
+    records = get_engine("numba").match_records(rules, parse_seats(["random"], rules.n_seats), seed=4, match=4)
+    for d, rec in enumerate(records):
+        want = [C.mask(C.parse(c) for c in hand) for hand in rec["dealt"]]
+        assert fast[rules.match_deals + d].tolist() == want
+
+
+def test_hand_features_count_what_a_player_sees():
+    rules = PRESETS["parlett"]
+    hand = [C.parse(c) for c in ("AS", "KS", "QS", "AH", "JH", "2H", "KD", "9C")]
+    f = {k: int(v[0]) for k, v in hand_features(np.array([C.mask(hand)], np.uint64), rules).items()}
+    assert f == {"top_cards": 4, "hearts": 3, "aces": 2, "points": 4 + 3 + 2 + 4 + 1 + 3, "quinola": 1}
+    serbian = {k: int(v[0]) for k, v in hand_features(np.array([C.mask(hand)], np.uint64), PRESETS["serbian"]).items()}
+    assert serbian["top_cards"] == 5  # the J♥ tops the hearts there: JH and AH are the two highest hearts
+    assert serbian["points"] == 4 + 3 + 2 + 4 + 4 + 3  # J♥ worth 4 in tricks (F3)
+
+
+def test_outcomes_by_hand_agree_with_a_direct_computation(tmp_path):
+    rules = PRESETS["parlett"].replace(reversis_commit_after=2)  # commitments common enough to count
+    spec = RunSpec.for_deals(rules, ["avoid:rev_top=4"], deals=4800, seed=6, chunk_matches=100)
+    run(spec, tmp_path / "r")
+    table = by_hand(tmp_path / "r", "top_cards")
+    rows = pl.read_parquet(part_files(tmp_path / "r"))
+    masks = get_engine("reference").dealt_hands(rules, seed=6, first_match=0, n_matches=spec.n_matches)
+    top = hand_features(masks, rules)["top_cards"]
+    rows = rows.with_columns(pl.Series("tc", top[rows["match"].to_numpy() * 12 + rows["deal"].to_numpy(),
+                                                 rows["seat"].to_numpy()]))
+    direct = rows.group_by("tc").agg(pl.col("fish").mean().alias("mean"),
+                                     (pl.col("reversis_seat") == pl.col("seat")).sum().alias("committed")).sort("tc")
+    assert table["top_cards"].to_list() == direct["tc"].to_list()
+    assert np.allclose(table["mean"].to_numpy(), direct["mean"].to_numpy())
+    assert table["committed"].to_list() == direct["committed"].to_list()
+    assert table["committed"].sum() > 20 and table.filter(pl.col("committed") > 0)["attempt_fish"].is_not_null().all()
+    manifest, lf = with_hand_features(tmp_path / "r", ("hearts",))
+    assert "hearts" in lf.collect_schema().names() and manifest["seed"] == 6
+    with pytest.raises(ValueError, match="unknown hand feature"):
+        by_hand(tmp_path / "r", "beauty")
