@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The headline results in results/: 10,000,000 deals of the classic rules between four copies of the default
-# heuristic, analysed and plotted; plus one smaller run per rule set for the comparison across presets.
+# heuristic, analysed and plotted; the same with four copies of the tuned preset (and the tuned presets of modern and
+# serbian beside their avoid runs); plus one smaller run per rule set for the comparison across presets.
 # Summary tables (JSON/CSV), manifests and figures are committed; the Parquet parts are ignored by git.
 #
 #   bash scripts/headline_run.sh            # full size (a few minutes on 2 cores)
 #   DEALS=240000 bash scripts/headline_run.sh
 #   HEADLINE=0 PRESETS="modern serbian" bash scripts/headline_run.sh   # only (re)do some presets' runs
+#   HEADLINE=0 PRESETS="" bash scripts/headline_run.sh                  # only the tuned runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p results
@@ -14,6 +16,7 @@ PRESET_DEALS=${PRESET_DEALS:-1200000}
 SEED=${SEED:-2026}
 PRESETS=${PRESETS:-"pierer parlett_penguin parlett_52 modern modern_five serbian"}
 HEADLINE=${HEADLINE:-1}
+TUNED=${TUNED:-1}
 
 run() {  # run NAME RULES DEALS SEAT...
   local name=$1 rules=$2 deals=$3; shift 3
@@ -39,4 +42,10 @@ fi
 for rules in $PRESETS; do
   run "${rules}_avoid" "$rules" "$PRESET_DEALS" avoid
 done
+if [ "$TUNED" = 1 ]; then
+  run parlett_tuned parlett "$DEALS" tuned
+  run modern_tuned modern "$PRESET_DEALS" tuned_modern
+  run serbian_tuned serbian "$PRESET_DEALS" tuned_serbian
+  python scripts/attempt_chart.py  # what a reversis attempt is worth by hand strength, avoid against tuned
+fi
 python scripts/results_readme.py

@@ -10,6 +10,8 @@ ROOT = Path(__file__).resolve().parents[1] / "results"
 HEADLINE = "parlett_avoid"
 PRESET_RUNS = ["parlett_avoid", "parlett_penguin_avoid", "parlett_52_avoid", "pierer_avoid", "modern_avoid",
                "modern_five_avoid", "serbian_avoid"]
+TUNED_PAIRS = [("parlett_avoid", "parlett_tuned"), ("modern_avoid", "modern_tuned"), ("serbian_avoid", "serbian_tuned")]
+"""(avoid run, tuned run) of one rule set: the tuned players beside the default heuristic (issue 14)."""
 
 
 def ci(row: dict, digits: int = 2) -> str:
@@ -20,6 +22,46 @@ def rate(row: dict) -> str:
     if row["trials"] == 0:
         return "no events"
     return f"{row['rate']:.2%} [{row['ci_low']:.2%}, {row['ci_high']:.2%}] ({row['successes']:,}/{row['trials']:,})"
+
+
+def _load(name: str):
+    path = ROOT / name / "tables" / "all.json"
+    if not path.exists():
+        return None, None
+    return json.loads(path.read_text()), json.loads((ROOT / name / "manifest.json").read_text())
+
+
+def tuned_section() -> list[str]:
+    """Each rule set's tuned players beside `avoid`: the headline tables side by side."""
+    out = []
+    for base_name, tuned_name in TUNED_PAIRS:
+        (a, ma), (t, mt) = _load(base_name), _load(tuned_name)
+        if a is None or t is None:
+            continue
+        if not out:
+            out += ["## Tuned players beside avoid", "",
+                    "Four copies of the tuned preset of each rule set (`docs/strength.md`: found by self-play with "
+                    "`reversis-sim tune`, confirmed on fresh deals) against four copies of `avoid`, the same seed and "
+                    "deal count. Fish per deal by position, the Quinola's fate and its holder's balance, reversis and "
+                    "espagnolette rates.", ""]
+        deals = mt["n_matches"] * mt["match_deals"]
+        out += [f"### `{ma['rules']}`: `{ma['seats'][0]}` and `{mt['seats'][0]}` ({deals:,} deals each)", "",
+                "| measure | avoid | tuned |", "|---|---|---|"]
+        for ra, rt in zip(a["fish_by_position"], t["fish_by_position"]):
+            out.append(f"| fish per deal, position {ra['position']} | {ci(ra)} | {ci(rt)} |")
+        fa, ft = ({r["quinola_fate"]: r for r in x["quinola_fate"]} for x in (a, t))
+        for fate in ("dumped", "forced", "led", "talon"):
+            if fate in fa or fate in ft:
+                out.append(f"| J♥ {fate} | {rate(fa[fate]) if fate in fa else 'no events'} | "
+                           f"{rate(ft[fate]) if fate in ft else 'no events'} |")
+        ca, ct = ({r["fate"]: r for r in x["quinola_cost"]} for x in (a, t))
+        if "all" in ca and "all" in ct:
+            out.append(f"| J♥ holder's balance | {ci(ca['all'])} | {ci(ct['all'])} |")
+        ea, et = ({r["event"]: r for r in x["reversis_rates"]} for x in (a, t))
+        for event in ea:
+            out.append(f"| {event.replace('_', ' ')} | {rate(ea[event])} | {rate(et.get(event, ea[event]))} |")
+        out.append("")
+    return out
 
 
 def main() -> int:
@@ -90,6 +132,7 @@ def main() -> int:
                   "`modern` family and `parlett_52` have no talon. Fish are not comparable in size across rule sets "
                   "(the `modern` family pays penalty counters and a pot that never carries over, hence balances near "
                   "zero).", ""]
+    lines += tuned_section()
     (ROOT / "README.md").write_text("\n".join(lines))
     print(f"wrote {ROOT / 'README.md'}")
     return 0

@@ -233,6 +233,22 @@ def test_payoff_heatmap_figure():
     assert image.shape == (3, 3) and image[0, 2] == -2.0
 
 
+def test_attempt_value_figure():
+    def table(shift):
+        return pl.DataFrame({"top_cards": [0, 1, 2, 3], "mean": [-9.0 + shift, -7.0, -4.0, -1.0],
+                             "committed": [0, 0, 3, 12], "committed_rate": [0.0, 0.0, 0.001, 0.004],
+                             "attempt_fish": [None, None, -20.0 + shift, 15.0],
+                             "attempt_ci_low": [None, None, -40.0, 5.0], "attempt_ci_high": [None, None, 0.0, 25.0]})
+    fig = plot.attempt_value({"avoid": table(0.0), "tuned": table(1.0)}, "top_cards", caption="run c")
+    check_figure(fig, "run c")
+    ax = axes_of(fig)[0]
+    points = [c for c in ax.containers]
+    assert len(points) == 2  # one error-bar series per label, only where seats were committed
+    assert ax.get_xlabel() == "top cards in the hand dealt"
+    assert any(t.get_text() == "12\n0.4%" for t in ax.texts)  # committed seats and their share of the hands
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["avoid: committed seats", "tuned: committed seats"]
+
+
 def test_figures_draw_into_a_given_axes():
     from matplotlib.figure import Figure
 
