@@ -111,7 +111,7 @@ def register(main: click.Group) -> None:
         with an existing optimizer racing the candidates on the same deals, then re-test the chosen setting alone
         on fresh deals (--confirm-seed): that interval is the result, and a search that found nothing says so.
         With --self-play N, iterate: each round tunes one seat against copies of the previous round's best, until
-        a round's confirmed gain holds 0.
+        a round's confirmed gain holds 0 (if the rounds run out first, the field exploited least is the result).
 
         \b
         Example:
@@ -207,6 +207,7 @@ def register(main: click.Group) -> None:
                                   indent=2))
         else:
             why = ("a round found no confirmed gain: no setting of the family exploits it at this budget"
-                   if played.stopped == "converged" else f"the {rounds} rounds ran out")
+                   if played.stopped == "converged" else
+                   f"the {rounds} rounds ran out: the field its best response gained least against")
             click.echo(f"final: {played.final} ({why})")
         return played

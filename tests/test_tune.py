@@ -147,6 +147,25 @@ def test_self_play_stops_when_a_round_finds_no_confirmed_gain():
     assert played.stopped == "converged" and len(played.rounds) == 1 and played.final == "avoid"
 
 
+def test_self_play_that_runs_out_of_rounds_publishes_the_least_exploited_field():
+    """Iterated best responses may cycle; the published setting is then the field whose measured exploitability
+    was smallest, not the last best response (whose own exploitability nobody measured)."""
+    from types import SimpleNamespace
+
+    from reversis_sim.tune.tuner import SelfPlay, SelfPlayRound
+
+    def rnd(i, field, gain, best):
+        result = SimpleNamespace(confirm=SimpleNamespace(mean_difference=gain), best=SimpleNamespace(spec=best))
+        return SelfPlayRound(i, field, result)
+
+    fields = ["avoid", "avoid:take=0", "avoid:take=2", "avoid:take=1"]
+    gains = [6.0, 1.4, 0.9, 1.7]
+    played = SelfPlay([rnd(i, f, g, fields[(i + 1) % 4]) for i, (f, g) in enumerate(zip(fields, gains))], "rounds")
+    assert played.final == "avoid:take=2"
+    played.stopped = "converged"
+    assert played.final == "avoid:take=1"
+
+
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 

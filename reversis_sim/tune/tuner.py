@@ -128,8 +128,12 @@ class SelfPlay:
 
     @property
     def final(self) -> str:
-        """The last field that no round exploited (or the last best response when the rounds ran out)."""
-        return self.rounds[-1].field if self.stopped == "converged" else self.rounds[-1].result.best.spec
+        """The last field when no round exploited it (``converged``); when the rounds ran out, the field whose
+        best response gained least: the one setting whose exploitability was measured and found smallest (the
+        last best response's own exploitability is unmeasured, and iterated best responses may cycle)."""
+        if self.stopped == "converged":
+            return self.rounds[-1].field
+        return min(self.rounds, key=lambda r: r.result.confirm.mean_difference).field
 
 
 def self_play(rules: Rules | str, start: Spec, *, rounds: int, seed: int = 0, confirm_seed: int = 1,
