@@ -58,3 +58,13 @@ def test_outcomes_by_hand_agree_with_a_direct_computation(tmp_path):
     assert "hearts" in lf.collect_schema().names() and manifest["seed"] == 6
     with pytest.raises(ValueError, match="unknown hand feature"):
         by_hand(tmp_path / "r", "beauty")
+
+
+def test_a_run_without_a_reversis_commitment_has_null_attempt_columns(tmp_path):
+    spec = RunSpec.for_deals(PRESETS["parlett"], ["lowest"], deals=48, seed=1)
+    run(spec, tmp_path / "r")
+    rows = pl.read_parquet(part_files(tmp_path / "r"))
+    assert not (rows["reversis_seat"] == rows["seat"]).any()  # the premise: nobody committed
+    table = by_hand(tmp_path / "r", "top_cards")
+    assert table["committed"].sum() == 0 and table["n_deals"].sum() == rows.height
+    assert table["attempt_fish"].is_null().all() and table["made_rate"].is_null().all()

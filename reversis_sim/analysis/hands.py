@@ -88,10 +88,13 @@ def by_hand(out: str | Path, feature: str = "top_cards") -> pl.DataFrame:
     committed = rate_table(lf, feature, "committed").select(
         feature, pl.col("rate").alias("committed_rate"), pl.col("ci_low").alias("committed_ci_low"),
         pl.col("ci_high").alias("committed_ci_high"), pl.col("successes").alias("committed"))
+    out = fish.join(committed, on=feature, how="left")
+    if not out["committed"].sum():  # no seat committed: the attempt columns are null, not an error
+        return out.with_columns(pl.lit(None, pl.Float64).alias(c) for c in (
+            "made_rate", "attempt_fish", "attempt_ci_low", "attempt_ci_high")).sort(feature)
     made = rate_table(lf.filter(pl.col("committed")), feature, "made").select(
         feature, pl.col("rate").alias("made_rate"))
     attempt = mean_table(lf.filter(pl.col("committed")), feature, "fish", unit="match").select(
         feature, pl.col("mean").alias("attempt_fish"), pl.col("ci_low").alias("attempt_ci_low"),
         pl.col("ci_high").alias("attempt_ci_high"))
-    return (fish.join(committed, on=feature, how="left").join(made, on=feature, how="left")
-            .join(attempt, on=feature, how="left").sort(feature))
+    return out.join(made, on=feature, how="left").join(attempt, on=feature, how="left").sort(feature)
