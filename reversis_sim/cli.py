@@ -368,9 +368,10 @@ def policies(fmt):
         for p in it["params"]:
             click.echo(f"    {p['name']}={p['default']:g} in [{p['low']:g}, {p['high']:g}]: {p['doc']}")
     click.echo("named presets:")
-    for it in items:
-        if it["kind"] == "preset":
-            click.echo(f"    {it['name']:<10} = {it['spec']}")
+    presets = [it for it in items if it["kind"] == "preset"]
+    width = max((len(it["name"]) for it in presets), default=0)
+    for it in presets:
+        click.echo(f"    {it['name']:<{width}} = {it['spec']}")
 
 
 def _register_more() -> None:

@@ -43,6 +43,13 @@ NAMED: dict[str, str] = {
     "saver": "avoid:save_dumps=1",
     "bold": "avoid:reversis=9,break=4",
     "naive": "lowest",
+    # Iterated best responses from avoid until no setting of the family gains on a table of it (docs/strength.md,
+    # scripts/tune_presets.py, results/tuning/presets.json); one per rule family where the best setting differs.
+    "tuned": "avoid:unload=0,take=0.25,declare=4,reversis=8,break=9,opposite=0,rev_top=6",
+    "tuned_modern": "avoid:unload=0,save_dumps=1,lead_pay=1,hunt=0,guard=6,take=9.5,declare=0,reversis=8,break=10,"
+                    "opposite=0,rev_top=11",
+    "tuned_serbian": "avoid:unload=0,shed=0,save_dumps=1,lead_pay=1,take=7.25,declare=7,reversis=7,break=11,"
+                     "opposite=0,rev_top=6",
 }
 
 
