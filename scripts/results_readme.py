@@ -60,8 +60,32 @@ def tuned_section() -> list[str]:
         ea, et = ({r["event"]: r for r in x["reversis_rates"]} for x in (a, t))
         for event in ea:
             out.append(f"| {event.replace('_', ' ')} | {rate(ea[event])} | {rate(et.get(event, ea[event]))} |")
-        out.append("")
+        out += ["", what_changed(a, t, fa, ft, ea, et), ""]
     return out
+
+
+def what_changed(a: dict, t: dict, fa: dict, ft: dict, ea: dict, et: dict) -> str:
+    """One generated sentence: the measures whose intervals do not overlap between the two tables."""
+    def moved(x: dict | None, y: dict | None, key: str = "rate") -> bool:
+        return bool(x and y and (y["ci_low"] > x["ci_high"] or y["ci_high"] < x["ci_low"]))
+
+    def share(row: dict | None) -> str:
+        return f"{row['rate']:.2%}" if row and row.get("trials") else "none"
+
+    parts = []
+    pa, pt = a["fish_by_policy"][0], t["fish_by_policy"][0]
+    parts.append(f"a seat's raw fish per deal {'moves' if moved(pa, pt) else 'stays'} from {pa['mean']:+.2f} to "
+                 f"{pt['mean']:+.2f} (the pool stranded at the end of a match is what equal players lose)")
+    for fate in ("talon", "forced", "dumped", "led"):
+        if moved(fa.get(fate), ft.get(fate)):
+            parts.append(f"the J♥ is {fate} in {share(ft[fate])} of deals instead of {share(fa[fate])}")
+    for event, what in (("reversis_committed", "a seat commits to the reversis"),
+                        ("reversis_made", "a committed reversis is made"),
+                        ("espagnolette_declared", "an eligible hand declares the espagnolette"),
+                        ("espagnolette_made", "a declared espagnolette is made")):
+        if event in ea and (event.startswith("reversis") or moved(ea.get(event), et.get(event))):
+            parts.append(f"{what} in {share(et.get(event))} of the cases instead of {share(ea.get(event))}")
+    return "What changed: " + "; ".join(parts) + "."
 
 
 def main() -> int:

@@ -14,21 +14,86 @@ heuristic policies.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
 from reversis_sim.analysis import stats
 from reversis_sim.compare import compare
-from reversis_sim.policies import FAMILIES, parse_spec
+from reversis_sim.policies import FAMILIES, NAMED, parse_spec
 from reversis_sim.rules import get_preset
 
-POLICIES = ["random", "naive", "avoid", "cautious", "hunter", "saver", "bold"]
+POLICIES = ["random", "naive", "avoid", "cautious", "hunter", "saver", "bold", "tuned"]
 FIELDS = ["random", "avoid"]
-OUT = Path(__file__).resolve().parents[1] / "docs" / "strength.md"
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "docs" / "strength.md"
+PRESETS_JSON = ROOT / "results" / "tuning" / "presets.json"  # written by scripts/tune_presets.py
 
+
+
+NOTES = (
+    "Notes: `opposite` shows exactly 0 because at the default `save_dumps=0` an Ace is dumped at once anyway; the\n"
+    "switch only acts together with `save_dumps=1`. `take=0` (always exchange with the talon) beats the default by\n"
+    "about 5.6 fish per deal: see docs/findings.md for its explore/confirm test. `tuned` is the end of the self-play\n"
+    "above; it differs from `avoid` in `take`, `declare`, `reversis`, `break`, `unload`, `opposite` and `rev_top`."
+)
 
 def fmt_ci(mean: float, low: float, high: float) -> str:
     return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+def _ci(r: dict, mean: str = "confirmed_gain") -> str:
+    return f"{r[mean]:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]"
+
+
+def tuned_section(path: Path) -> list[str]:
+    """The tuned presets, their self-play rounds and the exploitability table, from scripts/tune_presets.py's
+    report (not recomputed here: that script is what measured them)."""
+    if not path.exists():
+        return ["", f"(No tuned presets: run `python scripts/tune_presets.py` to write {path.name}.)"]
+    report = json.loads(path.read_text())
+    named = {v: k for k, v in NAMED.items()}
+    out = ["", "## Tuned presets", "",
+           "Iterated best responses (`reversis-sim tune --self-play`, docs/tuning.md): round 0 tunes every parameter "
+           "of `avoid` in one seat against three `avoid`; each later round tunes against three copies of the "
+           "previous round's result, on its own explore and confirm seeds "
+           f"({report['budget_deals']:,} deals of search, {report['confirm_deals']:,} fresh deals of confirmation "
+           "per round). A round's *confirmed gain* is its best response's gain over the field's own policy on the "
+           "fresh deals: the field's exploitability by the family (a lower bound: the search may miss better "
+           "responses). The rounds stop when that interval contains 0. Made by `python scripts/tune_presets.py`; "
+           "the numbers are in `results/tuning/presets.json`.", "",
+           "| rules | preset | setting | stopped | rounds | exploitability (last round) | gain over `avoid` [95% CI] |",
+           "|---|---|---|---|---|---|---|"]
+    for rules, r in report["rules"].items():
+        last, g = r["rounds"][-1], r["gain_over_avoid"]
+        exploit = (_ci(last) if r["stopped"] == "converged" else
+                   _ci(min(r["rounds"], key=lambda x: x["confirmed_gain"])))
+        out.append(f"| `{rules}` | `{named.get(r['final'], '(unnamed)')}` | `{r['final']}` | {r['stopped']} | "
+                   f"{len(r['rounds'])} | {exploit} | {_ci(g, 'mean_difference')} |")
+    for rules, r in report["rules"].items():
+        out += ["", f"### Self-play under `{rules}`", "",
+                "| round | field | best response | confirmed gain over the field [95% CI] |", "|---|---|---|---|"]
+        for x in r["rounds"]:
+            out.append(f"| {x['round']} | `{x['field']}` | `{x['best']}` | {_ci(x)} |")
+    if report.get("cross"):
+        out += ["", "### Does the best setting differ between rule families?", "",
+                "Each tuned preset in one seat against three copies of another, under each rule set (the row's "
+                "preset minus the column's, on the same deals): a positive entry means the row's setting is the "
+                "better one there.", "",
+                "| rules | candidate | baseline (and field) | difference [95% CI] |", "|---|---|---|---|"]
+        for x in report["cross"]:
+            out.append(f"| `{x['rules']}` | `{named.get(x['candidate'], x['candidate'])}` | "
+                       f"`{named.get(x['baseline'], x['baseline'])}` | {_ci(x, 'mean_difference')} |")
+    if report.get("exploitability"):
+        out += ["", "### Exploitability by the `avoid` family (parlett)", "",
+                "For each policy, `reversis-sim best-response --field POLICY`: the best setting of `avoid` found in "
+                "one seat against three copies of the policy, and its confirmed gain over the policy itself in that "
+                "seat on fresh deals. 0 means the family found nothing better than the policy against itself.", "",
+                "| policy | best response found | confirmed gain [95% CI] |", "|---|---|---|"]
+        for x in report["exploitability"]:
+            name = named.get(x["policy"], x["policy"])
+            out.append(f"| `{name}` | `{x['best']}` | {_ci(x)} |")
+    return out
 
 
 def main() -> int:
@@ -91,11 +156,14 @@ def main() -> int:
         value = (1 - p.default) if p.high == 1 else (p.low if p.default != p.low else p.high)
         if p.name == "reversis":
             value = 9
+        if p.name == "rev_top":
+            value = 6  # 0 would commit every seat from the first card
         spec = f"avoid:{p.name}={value:g}"
         r = compare(rules, spec, "avoid", "avoid", n_matches=n_param, seed=args.seed)
         lines.append(f"| `{p.name}` | {value:g} ({p.default:g}) | {p.doc} | "
                      f"{fmt_ci(r.mean_difference, r.ci_low, r.ci_high)} | {r.p_value:.2g} |")
         print(lines[-1], flush=True)
+    lines += tuned_section(PRESETS_JSON)
     from reversis_sim.bench import measure
 
     lines += ["", "## Engine speed with heuristic policies", "",
@@ -106,7 +174,7 @@ def main() -> int:
                      f"{m['kernel_deals_per_s_1_thread']:,.0f} | {m['kernel_deals_per_s_all_threads']:,.0f} | "
                      f"{m['threads']} |")
         print(lines[-1], flush=True)
-    lines += ["", f"Computed in {time.perf_counter() - t_start:,.0f} s on a 2-core machine.", ""]
+    lines += ["", NOTES, "", f"Computed in {time.perf_counter() - t_start:,.0f} s on a 2-core machine.", ""]
     args.out.write_text("\n".join(lines))
     print(f"wrote {args.out}")
     return 0

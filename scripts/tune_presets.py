@@ -30,6 +30,22 @@ def ci(r) -> str:
     return f"{r['confirmed_gain']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]"
 
 
+def cross(report: dict, confirm_deals: int) -> list[dict]:
+    """Each rule set's final setting against every other's, under that rule set (one seat against three copies of
+    the other, on fresh deals): whether one preset per rule family is needed."""
+    finals = {rules: r["final"] for rules, r in report["rules"].items()}
+    rows = []
+    for i, (rules, mine) in enumerate(finals.items()):
+        for other_rules, other in finals.items():
+            if other_rules == rules or other == mine:
+                continue
+            r = compare(rules, mine, other, n_matches=confirm_deals // 12, seed=9000 + i)
+            rows.append({"rules": rules, "candidate": mine, "baseline": other, **r.summary()})
+            print(f"{rules}: {mine} over {other}: {r.mean_difference:+.2f} [{r.ci_low:+.2f}, {r.ci_high:+.2f}]",
+                  file=sys.stderr, flush=True)
+    return rows
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rules", default="parlett,modern,serbian")
@@ -38,8 +54,15 @@ def main(argv=None) -> int:
     p.add_argument("--confirm-deals", type=int, default=480_000)
     p.add_argument("--no-table", action="store_true", help="skip the exploitability table")
     p.add_argument("--out", default=str(ROOT / "results" / "tuning" / "presets.json"))
+    p.add_argument("--only-cross", action="store_true",
+                   help="only (re)compute the cross table of an existing report: each final setting against the others")
     args = p.parse_args(argv)
     kw = dict(budget_deals=args.budget, confirm_deals=args.confirm_deals)
+    if args.only_cross:
+        report = json.loads(Path(args.out).read_text())
+        report["cross"] = cross(report, args.confirm_deals)
+        Path(args.out).write_text(json.dumps(report, indent=1, default=str) + "\n")
+        return 0
     report = {"budget_deals": args.budget, "confirm_deals": args.confirm_deals, "rules": {}, "exploitability": []}
     for k, rules in enumerate(args.rules.split(",")):
         seed = 1000 * (k + 1)
@@ -66,6 +89,8 @@ def main(argv=None) -> int:
             report["exploitability"].append({"policy": policy, **r})
             print(f"exploitability of {policy}: {ci(r)} by {r['best']}", file=sys.stderr, flush=True)
             Path(args.out).write_text(json.dumps(report, indent=1, default=str) + "\n")
+    report["cross"] = cross(report, args.confirm_deals)
+    Path(args.out).write_text(json.dumps(report, indent=1, default=str) + "\n")
     for rules, r in report["rules"].items():
         print(f"\n### {rules}: self-play from avoid ({r['stopped']})\n")
         print("| round | field | best response | confirmed gain over the field [95% CI] |\n|---|---|---|---|")
