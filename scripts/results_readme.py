@@ -74,8 +74,11 @@ def what_changed(a: dict, t: dict, fa: dict, ft: dict, ea: dict, et: dict) -> st
 
     parts = []
     pa, pt = a["fish_by_policy"][0], t["fish_by_policy"][0]
-    parts.append(f"a seat's raw fish per deal {'moves' if moved(pa, pt) else 'stays'} from {pa['mean']:+.2f} to "
-                 f"{pt['mean']:+.2f} (the pool stranded at the end of a match is what equal players lose)")
+    if moved(pa, pt):
+        parts.append(f"a seat's raw fish per deal moves from {pa['mean']:+.2f} to {pt['mean']:+.2f} (the pool "
+                     f"stranded at the end of a match is what equal players lose)")
+    else:
+        parts.append(f"a seat's raw fish per deal stays at {pt['mean']:+.2f}")
     for fate in ("talon", "forced", "dumped", "led"):
         if moved(fa.get(fate), ft.get(fate)):
             parts.append(f"the J♥ is {fate} in {share(ft[fate])} of deals instead of {share(fa[fate])}")
