@@ -15,8 +15,7 @@ import numpy as np
 from numba import prange
 
 from ..jit import njit, njit_nrt_free, njit_nrt_free_inline, njit_parallel
-from ..keys_nb import extend, seed_hash
-from .compiled import (
+from ..kernel.compiled import (
     MAX_LEDGER,
     MAX_SEATS,
     MAX_TRICKS,
@@ -28,8 +27,20 @@ from .compiled import (
     POOL,
     SCORING_SIMPLE,
 )
-from .deal import dealer_of, play_deal
-from .layout import COL_DEAL, COL_MATCH, COL_N_PAYMENTS, COL_Q_FATE, COL_SCORE, N_COLS, N_OUT_COLS, Q_DUMPED, alloc
+from ..kernel.layout import (
+    COL_DEAL,
+    COL_MATCH,
+    COL_N_PAYMENTS,
+    COL_Q_FATE,
+    COL_SCORE,
+    N_COLS,
+    N_OUT_COLS,
+    Q_DUMPED,
+    alloc,
+)
+from ..kernel.tricks import dealer_of
+from ..keys_nb import extend, seed_hash
+from .deal import play_deal
 
 BLOCK = 16  # matches per parallel work item
 

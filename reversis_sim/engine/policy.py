@@ -10,7 +10,7 @@ Randomness: ``draws[seat]`` holds the seat's keyed draws of the deal (:func:`rev
 drawn in bulk at the start of the deal (vectorised loops, off the critical path of the play).
 
 An unknown family id makes every decision return ``UNKNOWN_FAMILY``; the deal kernel records ``ERR_FAMILY`` for the
-seat (:mod:`.layout`) and the wrappers raise, so an unknown id never plays as another family.
+seat (:mod:`reversis_sim.kernel.layout`) and the wrappers raise, so an unknown id never plays as another family.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.compiled import P_DECK_MASK, P_HAND_SIZE, T_STRENGTH, T_TRICK_POINTS
 from ..policies import dispatch
 from ..policies import random as random_family
 from ..policies.dispatch import UNKNOWN_FAMILY
-from .compiled import P_DECK_MASK, P_HAND_SIZE, T_STRENGTH, T_TRICK_POINTS
 
 RANDOM_ID = random_family.FAMILY.family_id
 random_play = random_family.play

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import keys as K
+from ..kernel.compiled import MAX_SEATS
 from ..policies import PolicySpec, parse_spec
-from .compiled import MAX_SEATS
 
 
 def seat_arrays(seats: Sequence[PolicySpec | str], n_seats: int = 4) -> tuple[np.ndarray, np.ndarray]:

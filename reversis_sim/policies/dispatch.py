@@ -22,10 +22,8 @@ The arguments, as both engines pass them (the kernels from their arrays, the ref
 from __future__ import annotations
 
 from ..jit import njit_nrt_free
+from ..kernel.layout import UNKNOWN_FAMILY
 from .registry import FAMILIES
-
-UNKNOWN_FAMILY = -2
-"""What every decision returns for a family id no family is registered under."""
 
 
 @njit_nrt_free
