@@ -193,11 +193,12 @@ play_tricks = make_play_tricks(choose_play)
 
 @njit_nrt_free
 def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer, pool_before,
-              double_ante, row, hands, offered, exch, tricks, ledger, claims, cards, draws, known):
+              double_ante, row, hands, offered, exch, tricks, ledger, claims, cards, draws, known, ws):
     """Play deal ``deal`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
     with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), and fill the caller's
-    arrays (:mod:`reversis_sim.kernel.layout`). ``double_ante``: ``serbian``, the previous deal had a J♥ placement (F3.3). Returns the
-    pool after the deal.
+    arrays (:mod:`reversis_sim.kernel.layout`; ``ws``: the searching seats' workspace,
+    :func:`reversis_sim.policies.search.workspace`). ``double_ante``: ``serbian``, the previous deal had a J♥
+    placement (F3.3). Returns the pool after the deal.
 
     ``n`` is the number of seats, ``P[P_N_SEATS]`` (4, or 5 where the dealer sits out) and ``sit_out`` whether the
     dealer sits out (``P[P_SIT_OUT]``, the same as ``n == 5``), literal constants from the match kernels: numba
@@ -229,6 +230,6 @@ def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d
             row[COL_ESP_ELIGIBLE] = s
     row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
     committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, claims,
-                                               dealer, declarer, hands, tricks, known, 0)
+                                               dealer, declarer, hands, tricks, known, 0, ws)
     settle_deal(P, n, row, ledger, claims, n_claims, tricks, dealer, declarer, committed, breaker)
     return row[COL_POOL_AFTER]

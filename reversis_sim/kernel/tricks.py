@@ -142,12 +142,13 @@ def trick_winner(n, tables, tricks, ti, dealer, leader, led_suit):
 def make_play_tricks(choose_play):
     """The trick loop of a deal whose cards are chosen by the numba function ``choose_play`` (called as
     ``choose_play(P, n, sit_out, tables, family, pparams, draws, seat, legal, trick_index, hand, tricks, n_cur,
-    dealer, seen, streak, declarer, known)``, :func:`reversis_sim.engine.policy.choose_play`): the engine's seats, or
-    a rollout's. numba compiles one loop per chooser."""
+    dealer, seen, streak, declarer, known, row, ws)``, :func:`reversis_sim.engine.policy.choose_play`): the engine's
+    seats, or a rollout's. ``ws`` is a searching seat's workspace, passed through. numba compiles one loop per
+    chooser."""
 
     @njit_nrt_free_inline
     def play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, claims, dealer, declarer, hands,
-                    tricks, known, n_forced):
+                    tricks, known, n_forced, ws):
         """R17-R21: the eldest leads; follow suit if able; the highest card of the suit led wins and leads next.
         Side payments trick by trick, the reversis commitment after trick ``reversis_commit_after``. The first
         ``n_forced`` cards in playing order are the ones already in ``tricks`` (a replayed history); every other
@@ -177,7 +178,7 @@ def make_play_tricks(choose_play):
                     card = tricks[ti, 1 + k]
                 else:
                     card = choose_play(P, n, sit_out, tables, family, pparams, draws, seat, legal, ti, hand, tricks,
-                                       k, dealer, seen, streak, declarer, known)
+                                       k, dealer, seen, streak, declarer, known, row, ws)
                 if card < 0 or (legal & bit(card)) == _ZERO:
                     # not a legal card; or no family is registered under the seat's id
                     row[COL_ERROR] = (ERR_FAMILY if card == UNKNOWN_FAMILY else ERR_PLAY) + 16 * seat
