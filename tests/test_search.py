@@ -227,15 +227,15 @@ def test_the_declarers_eligible_hand_is_honoured():
 
 
 def test_a_search_spec_carries_its_rollout_policy():
-    spec = parse_spec("search:worlds=16,rollout=(avoid:take=0,declare=3)")
+    spec = parse_spec("search:worlds=24,rollout=(avoid:take=0,declare=3)")
     assert spec.rollout == parse_spec("avoid:take=0,declare=3")
-    assert str(spec) == "search:worlds=16,rollout=(avoid:take=0,declare=3)"
+    assert str(spec) == "search:worlds=24,rollout=(avoid:take=0,declare=3)"
     assert parse_spec(str(spec)) == spec
     assert parse_spec("search").rollout == parse_spec(search.DEFAULT_ROLLOUT)
     assert str(parse_spec("search:rollout=tuned")) == "search"
     assert parse_spec("search:rollout=cautious").rollout == parse_spec("cautious")
     values = spec.values()
-    assert values[0] == 16 and values[1] == 1.0
+    assert values[0] == 24 and values[1] == 1.0
     assert values[2] == parse_spec("avoid").family_id and values[3:] == spec.rollout.values()
 
 
@@ -275,3 +275,38 @@ def test_a_search_is_deterministic_by_key_and_differs_from_its_rollout():
     base = eng.columns(rules, ["tuned"] * 4, seed=8, first_match=0, n_matches=4)
     np.testing.assert_array_equal(one["fish"], two["fish"])
     assert not np.array_equal(one["fish"], base["fish"])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat,message", [
+    ("search:worlds=0", "worlds=0 is out of range"),
+    ("search:rollout=search", "a search cannot roll out with a search"),
+    ("search:speed=2", "search has no parameter 'speed'"),
+])
+def test_bad_search_seats_exit_2_in_one_sentence(seat, message):
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+
+    r = CliRunner().invoke(main, ["compare", "--candidate", seat, "--baseline", "tuned", "--deals", "12"])
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output, r.output
+
+
+def test_bench_measures_search_settings_beside_the_field(tmp_path):
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+
+    r = CliRunner().invoke(main, ["bench", "--search", "search:worlds=2", "--deals", "24", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    import json
+
+    out = json.loads(r.output)
+    (row,) = out["rows"]
+    assert row["setting"] == "search:worlds=2" and row["deals_per_s_1_thread"] > 0
+    assert row["cards_per_s_1_thread"] == row["deals_per_s_1_thread"] * PRESETS["parlett"].n_tricks
+    assert out["field"].startswith("avoid:") and row["x_field"] > 1

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bits import bit, count, lowest
+from ..bits import bit, count, lowest, suit_mask
 from ..jit import njit
 from ..jit import njit_nrt_free as njit_free
 from ..jit import njit_nrt_free_inline as njit_inline
@@ -48,21 +48,21 @@ from ..kernel.compiled import (
 )
 from ..kernel.layout import COL_DECLARER, COL_ESP_GOAL, COL_FISH, COL_PARTY_VALUE, COL_SCORE, H_NOW, N_COLS
 from ..kernel.payments import antes, position, round_origin, seat_of, sitting_out
-from ..kernel.tricks import make_play_tricks, settle_deal, start_row
+from ..kernel.tricks import PAYMENT_CARDS, make_play_tricks, settle_deal, start_row
 from ..keys_nb import N_DRAWS, PLAY, extend
 from . import dispatch
 from . import worlds as W
 from .family import Family, integer, real
 
-SEARCH_ID = 3
-"""The family id of ``search``."""
+SEARCH_ID = 9
+"""The family id of ``search`` (new heuristic families take the small ids)."""
 MAX_ROLLOUT_PARAMS = 32
 """The longest parameter vector of a rollout policy."""
 _SALT = 0x5EA5C4  # folds the search's purpose into its draws' key
 _ZERO = np.uint64(0)
 
 PARAMS = (
-    integer("worlds", 8, 1, 4096, "worlds sampled per card to play (each plays every legal card out)"),
+    integer("worlds", 16, 1, 4096, "worlds sampled per card to play (each plays every legal card out)"),
     real("margin", 1.0, 0.0, 10.0, "play another card than the rollout policy's own only when its mean gain over "
          "it across the worlds exceeds this many standard errors (0: the best mean, plain PIMC)", step=0.25),
 )
@@ -271,6 +271,9 @@ def play(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, d
     for c in range(64):
         stats[0, c] = 0.0
         stats[1, c] = 0.0
+    candidates = distinct(legal, hand, ws[9][0], n, own, tables)
+    if candidates == bit(own):
+        return own
     key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
     deck = np.uint64(P[P_DECK_MASK])
     index = 0
@@ -289,20 +292,90 @@ def play(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, d
             c = lowest(m)
             m &= m - np.uint64(1)
             talon_points += tables[T_TALON_POINTS, c]
-        m = legal
+        m = candidates
         while m:
             c = lowest(m)
             m &= m - np.uint64(1)
             stats[2, c] = rollout(P, n, sit_out, tables, seat, c, world, talon_points, tricks, trick_index, n_cur,
                                   dealer, declarer, goal, pool_before, double_ante, ws)
-        m = legal
+        m = candidates
         while m:  # paired with the rollout policy's own card in the same world
             c = lowest(m)
             m &= m - np.uint64(1)
             d = stats[2, c] - stats[2, own]
             stats[0, c] += d
             stats[1, c] += d * d
-    return _best(legal, own, stats, n_worlds, params[1])
+    return _best(candidates, own, stats, n_worlds, params[1])
+
+
+@njit_free
+def distinct(legal, hand, played_by, n, own, tables):
+    """The legal cards worth playing out: one of each set of equivalent cards, ``own`` for its own set.
+
+    Two cards of a suit are equivalent when every card of the suit ranked between them has been played or is in
+    the hand, and they take the same points and neither is an Ace or the J♥ (which carry payments of their own):
+    whichever is played, every trick goes the same way and scores the same."""
+    seen = _ZERO
+    for s in range(n):
+        seen |= played_by[s]
+    gone = seen | hand
+    out = _ZERO
+    for suit in range(4):
+        cards = legal & suit_mask(suit)
+        prev = -1
+        while cards:
+            # the cards of the suit in hand from the weakest up
+            c = _weakest(cards, tables)
+            cards &= ~bit(c)
+            same = prev >= 0 and (bit(c) & PAYMENT_CARDS) == _ZERO and (bit(prev) & PAYMENT_CARDS) == _ZERO \
+                and tables[T_TRICK_POINTS, c] == tables[T_TRICK_POINTS, prev] \
+                and _nothing_between(suit, prev, c, gone, tables)
+            if not same:
+                out |= bit(c)  # a new set, represented by its weakest card
+            elif c == own:
+                out = (out & ~_set_of(out, suit, c, tables)) | bit(c)  # the set is represented by own
+            prev = c
+    return out
+
+
+@njit_free
+def _weakest(cards, tables):
+    best, best_s = -1, 1 << 30
+    m = cards
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        if tables[T_STRENGTH, c] < best_s:
+            best, best_s = c, tables[T_STRENGTH, c]
+    return best
+
+
+@njit_free
+def _nothing_between(suit, a, b, gone, tables):
+    """Every card of ``suit`` strictly between ``a`` and ``b`` in strength is in ``gone``."""
+    lo, hi = tables[T_STRENGTH, a], tables[T_STRENGTH, b]
+    m = suit_mask(suit) & ~gone
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        st = tables[T_STRENGTH, c]
+        if st >= 0 and lo < st < hi:
+            return False
+    return True
+
+
+@njit_free
+def _set_of(chosen, suit, c, tables):
+    """The representative in ``chosen`` of the set ``c`` joins: the strongest chosen card of the suit below it."""
+    best, best_s = _ZERO, -1
+    m = chosen & suit_mask(suit)
+    while m:
+        x = lowest(m)
+        m &= m - np.uint64(1)
+        st = tables[T_STRENGTH, x]
+        if best_s < st < tables[T_STRENGTH, c]:
+            best, best_s = bit(x), st
+    return best
 
 
 @njit_free
