@@ -33,7 +33,7 @@ WORLDS = (1, 2, 4, 8, 16, 32, 64)
 
 def _row(res) -> dict:
     s = res.summary()
-    return {"gain": s["mean_difference"], **{k: s[k] for k in ("ci_low", "ci_high", "p_value", "n_deals",
+    return {"gain": s["mean_difference"], **{k: s[k] for k in ("ci_low", "ci_high", "p_value", "n_deals_compared",
                                                                   "variance_reduction")}}
 
 

@@ -152,7 +152,7 @@ def _check_worlds(rules, view, outcome, n_worlds=8):
     out = np.zeros((n_worlds, MAX_SEATS), np.uint64)
     got = search.draw_worlds(cr.params, n, seat, _mask(view.hand), len(view.tricks), len(view.current),
                              _history(view), view.dealer, declarer, _mask(view.talon_known),
-                             np.uint64(hash((seat, len(view.tricks))) & (2**63 - 1)), out, search.workspace())
+                             np.uint64(hash((seat, len(view.tricks))) & (2**63 - 1)), out, search.workspace(True))
     assert got == n_worlds, "no consistent world at a real decision"
     played = [set() for _ in range(n)]
     done = [(t.leader, t.cards) for t in view.tricks] + ([(view.leader, view.current)] if view.current else [])

@@ -40,7 +40,7 @@ from ..kernel.layout import (
 )
 from ..kernel.tricks import dealer_of
 from ..keys_nb import extend, seed_hash
-from ..policies.search import workspace
+from ..policies.search import searching, workspace
 from .deal import play_deal
 
 BLOCK = 16  # matches per parallel work item
@@ -86,7 +86,7 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
     n_blocks = (n_matches + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         row, hands, offered, exch, tricks, ledger, claims, cards, draws, known = alloc()
-        ws = workspace()
+        ws = workspace(searching(family, n_seats))
         scratch = np.zeros((2, POOL + 1, paid.shape[2]), np.int64)
         h_pmatch = np.empty(MAX_SEATS, np.uint64)
         score = np.zeros(MAX_SEATS, np.int64)
@@ -129,7 +129,7 @@ def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, pol
     tricks = np.zeros((n_deals, MAX_TRICKS, 6), np.int64)
     ledger = np.zeros((n_deals, MAX_LEDGER, 6), np.int64)
     _, _, _, _, _, _, claims, cards, draws, known = alloc()
-    ws = workspace()
+    ws = workspace(searching(family, n_seats))
     h_match = extend(seed_hash(seed), match)
     h_pmatch = np.empty(MAX_SEATS, np.uint64)
     for s in range(MAX_SEATS):

@@ -71,18 +71,30 @@ DEFAULT_ROLLOUT = "tuned"
 
 
 @njit
-def workspace():
-    """The scratch arrays of a searching seat (allocated once per thread by the engines)."""
+def workspace(searching):
+    """The scratch arrays of a searching seat, allocated once per thread by the engines; ``searching`` False (no
+    search at the table): arrays of the same types, too small to use, so that a table of heuristics pays nothing."""
+    k = 1 if searching else 0
     fact = np.ones(64, np.float64)
     for i in range(1, 64):
         fact[i] = fact[i - 1] * i
-    return (np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64), np.zeros((MAX_TRICKS, 6), np.int64),
-            np.zeros((MAX_LEDGER, 6), np.int64), np.zeros((MAX_CLAIMS, 4), np.int64), np.zeros(MAX_SEATS, np.uint64),
-            np.zeros((MAX_SEATS, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.int64),
-            np.zeros((MAX_SEATS, MAX_ROLLOUT_PARAMS), np.float64), np.zeros((2, MAX_SEATS), np.uint64),
+    return (np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64),
+            np.zeros((MAX_TRICKS * k, 6), np.int64), np.zeros((MAX_LEDGER * k, 6), np.int64),
+            np.zeros((MAX_CLAIMS * k, 4), np.int64), np.zeros(MAX_SEATS, np.uint64),
+            np.zeros((MAX_SEATS * k, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.int64),
+            np.zeros((MAX_SEATS * k, MAX_ROLLOUT_PARAMS), np.float64), np.zeros((2, MAX_SEATS), np.uint64),
             np.zeros((4, MAX_SEATS), np.int64), np.zeros(W.MAX_HOLDERS, np.uint64),
             np.zeros((5, W.MAX_HOLDERS), np.int64), np.zeros((3, 64), np.float64), np.zeros(64, np.int64),
-            np.zeros((5, W.N_KEYS), np.float64), fact, np.zeros(1, np.int64))
+            np.zeros((5, W.N_KEYS * k), np.float64), fact, np.zeros(1, np.int64))
+
+
+@njit
+def searching(family, n):
+    """Whether any of the ``n`` seats' families is the search."""
+    for s in range(n):
+        if family[s] == SEARCH_ID:
+            return True
+    return False
 
 
 N_OWN = len(PARAMS)

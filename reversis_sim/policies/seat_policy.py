@@ -28,7 +28,7 @@ class SeatPolicy:
         if self.searches:  # the exchange and the declaration are the rollout policy's (.search)
             self.decider = np.int64(self.spec.rollout.family_id)
             self.decider_params = np.array(self.spec.rollout.values() or (0.0,), dtype=np.float64)
-            self._ws = search.workspace()
+            self._ws = search.workspace(True)
             self._tricks = np.full((MAX_TRICKS, 6), -1, dtype=np.int64)
         else:
             self.decider, self.decider_params = self.family, self.params
