@@ -80,3 +80,36 @@ def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_dea
     result["speedup_all_threads_vs_1_thread"] = (result["kernel_deals_per_s_all_threads"]
                                                  / result["kernel_deals_per_s_1_thread"])
     return result
+
+
+def measure_search(rules: Rules, settings: Sequence[str], field: str = "tuned", n_deals: int = 2_400, *,
+                   repeat: int = 3, threads: int | None = None, seed: int = 0) -> dict:
+    """The cost of search policies: for each setting in ``settings``, one searching seat (seat 0) among three
+    ``field`` seats, in deals per second on one thread (per core) and on ``threads``, and the searching seat's cards
+    per second (one thread); beside the same deals with ``field`` in every seat, measured in the same run.
+
+    ``n_deals`` is rounded up to whole matches. Returns ``{"rules", "field", "n_deals", "threads",
+    "field_deals_per_s_1_thread", "rows": [{"setting", "deals_per_s_1_thread", "deals_per_s_all_threads",
+    "cards_per_s_1_thread", "x_field"}]}`` (``x_field``: how many times slower than the field's own table)."""
+    fast = get_engine("numba")
+    fast.check(rules)
+    n_matches = max(1, -(-n_deals // rules.match_deals))
+    all_threads = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
+    field_specs = parse_seats([field], rules.n_seats)
+
+    def run(specs, n_threads):
+        return lambda: fast.columns(rules, specs, seed=seed, first_match=0, n_matches=n_matches, threads=n_threads)
+
+    fast.columns(rules, field_specs, seed=seed, first_match=0, n_matches=1, threads=1)  # compiles or loads
+    n = len(run(field_specs, 1)()["match"])
+    field_rate = _best_rate(run(field_specs, 1), n, repeat)
+    rows = []
+    for setting in settings:
+        specs = parse_seats([setting] + [field] * (rules.n_seats - 1), rules.n_seats)
+        fast.columns(rules, specs, seed=seed, first_match=0, n_matches=1, threads=1)  # untimed
+        one = _best_rate(run(specs, 1), n, repeat)
+        rows.append({"setting": str(specs[0]), "deals_per_s_1_thread": one,
+                     "deals_per_s_all_threads": _best_rate(run(specs, all_threads), n, repeat),
+                     "cards_per_s_1_thread": one * rules.n_tricks, "x_field": field_rate / one})
+    return {"rules": rules.name, "field": str(field_specs[0]), "n_deals": n, "threads": all_threads,
+            "field_deals_per_s_1_thread": field_rate, "rows": rows}

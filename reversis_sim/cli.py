@@ -39,6 +39,9 @@ from .simulate import run
 
 MAX_MATCH = 2**32 - 1
 
+ROLLOUT_DOC = ("the heuristic that plays the deals out and takes the exchange and the declaration: a named preset, "
+               "a family, or a spec in parentheses, rollout=(avoid:take=0,declare=3); never a search")
+
 
 def _seats(ctx, rules, specs):
     try:
@@ -347,7 +350,7 @@ def rules_cmd(preset, rule_overrides, fmt):
 @main.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def policies(fmt):
-    """List the policy families, their parameters, defaults and ranges.
+    """List the policy families, their parameters, defaults and ranges, and the named presets.
 
     \b
     Example:
@@ -356,6 +359,9 @@ def policies(fmt):
     items = [{"name": f.name, "kind": "family", "idea": f.idea,
               "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high, "doc": p.doc}
                          for p in f.params]} for f in FAMILIES.values()]
+    for it, f in zip(items, FAMILIES.values()):
+        if f.searches:
+            it["rollout"] = {"default": f.rollout, "doc": ROLLOUT_DOC}
     items += [{"name": name, "kind": "preset", "spec": str(parse_spec(text))}
               for name, text in NAMED.items() if name not in FAMILIES]
     if fmt == "json":
@@ -367,6 +373,8 @@ def policies(fmt):
         click.echo(f"{it['name']:<12} {it['idea']}")
         for p in it["params"]:
             click.echo(f"    {p['name']}={p['default']:g} in [{p['low']:g}, {p['high']:g}]: {p['doc']}")
+        if "rollout" in it:
+            click.echo(f"    rollout={it['rollout']['default']}: {it['rollout']['doc']}")
     click.echo("named presets:")
     presets = [it for it in items if it["kind"] == "preset"]
     width = max((len(it["name"]) for it in presets), default=0)

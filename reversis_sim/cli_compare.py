@@ -231,18 +231,29 @@ def register(main: click.Group) -> None:
     @main.command("bench")
     @rules_option
     @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC", help="Seat policies (default: random).")
-    @click.option("--deals", type=click.IntRange(1), default=240_000, show_default=True,
-                  help="Deals per kernel measurement.")
+    @click.option("--deals", type=click.IntRange(1), default=None,
+                  help="Deals per kernel measurement (default 240,000; with --search 1,200).")
     @click.option("--threads", type=click.IntRange(1), default=None, help="'All threads' (default: all cores).")
+    @click.option("--search", "search_specs", multiple=True, metavar="SPEC",
+                  help="Measure these search settings instead (repeatable): one search seat among three --field.")
+    @click.option("--field", default="tuned", show_default=True, metavar="SPEC",
+                  help="With --search: the other seats' policy.")
     @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-    def bench_cmd(rules, seat_specs, deals, threads, fmt):
+    def bench_cmd(rules, seat_specs, deals, threads, search_specs, field, fmt):
         """Measure, in one run, the deals per second of the reference engine and of the numba kernel on one
         thread and on all threads, and their ratios (shared machines are noisy: compare ratios, not absolutes).
+        With --search: the cost of each search setting, deals per second per core and on all threads, the
+        searching seat's cards per second, and how many times slower than the --field table (same run).
 
         \b
         Example:
           reversis-sim bench --seat avoid --deals 120000 --format json
+          reversis-sim bench --search search:worlds=4 --search search:worlds=16
         """
+        if search_specs:
+            _bench_search(rules, search_specs, field, deals or 1_200, threads, fmt)
+            return
+        deals = deals or 240_000
         from .bench import measure
 
         try:
@@ -263,3 +274,23 @@ def register(main: click.Group) -> None:
                           (f"kernel, {r['threads']} threads", "kernel_deals_per_s_all_threads")):
             click.echo(f"{name:<32}{r[key]:>14,.0f}{r[key] / ref:>14,.0f}")
         sys.stdout.flush()
+
+
+def _bench_search(rules, specs, field, deals, threads, fmt):
+    """``bench --search``: the table of :func:`reversis_sim.bench.measure_search`."""
+    from .bench import measure_search
+
+    try:
+        r = measure_search(rules, list(specs), field, deals, threads=threads)
+    except (ValueError, PolicySpecError, RulesError) as e:
+        _fail(e)
+    if fmt == "json":
+        click.echo(json.dumps(r, indent=2))
+        return
+    click.echo(f"{r['rules']}: one search seat among three {r['field']}, {r['n_deals']:,} deals per measurement; "
+               f"{r['field']} in every seat: {r['field_deals_per_s_1_thread']:,.0f} deals/s on one thread")
+    click.echo(f"{'setting':<36}{'deals/s/core':>14}{'deals/s ' + str(r['threads']) + ' threads':>20}"
+               f"{'its cards/s/core':>18}{'x slower':>10}")
+    for row in r["rows"]:
+        click.echo(f"{row['setting']:<36}{row['deals_per_s_1_thread']:>14,.0f}{row['deals_per_s_all_threads']:>20,.0f}"
+                   f"{row['cards_per_s_1_thread']:>18,.0f}{row['x_field']:>10,.0f}")

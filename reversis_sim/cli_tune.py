@@ -149,7 +149,8 @@ def register(main: click.Group) -> None:
     @click.option("--field", required=True, callback=policy_spec, metavar="SPEC",
                   help="The policy to exploit: it sits in every other seat, and is the baseline.")
     @click.option("--base", default=None, callback=policy_spec, metavar="SPEC",
-                  help="The family (and starting setting) of the responder (default: avoid, or SPEC's own family).")
+                  help="The family (and starting setting) of the responder (default: avoid, or SPEC's own family, "
+                       "or a search's rollout policy).")
     @with_budget_options
     def best_response_cmd(rules, rule_overrides, seed, engine, threads, fmt, field, base, params, budget_deals,
                           eval_deals, confirm_seed, confirm_deals, optimizer, out, force):

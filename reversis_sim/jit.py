@@ -59,14 +59,14 @@ njit_parallel = functools.partial(numba.njit, parallel=True, **JIT_OPTIONS)
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _ENGINE_DIR = _PACKAGE_DIR / "engine"
-# Jitted code lives in engine/, policies/ (the families, their helpers, the dispatch built from the registry),
+# Jitted code lives in kernel/, engine/, policies/ (the families, their helpers, the dispatch built from the registry),
 # bits.py and keys_nb.py. Modules there without jitted code need not recompile the kernels when edited. Also
 # watched: the package files whose constants the kernels freeze in (card codes, key constants and decision indices,
 # the payment reason and Quinola fate numbers) and this file (the options).
-_PURE_PYTHON = {"engine/__init__.py", "engine/batch.py", "engine/seats.py", "engine/stress.py",
+_PURE_PYTHON = {"kernel/__init__.py", "engine/__init__.py", "engine/batch.py", "engine/seats.py", "engine/stress.py",
                 "engine/trace.py", "policies/__init__.py", "policies/family.py", "policies/seat_policy.py",
                 "policies/view.py"}
-_JITTED_DIRS = (_ENGINE_DIR, _PACKAGE_DIR / "policies")
+_JITTED_DIRS = (_PACKAGE_DIR / "kernel", _ENGINE_DIR, _PACKAGE_DIR / "policies")
 _JITTED_OUTSIDE = ("bits.py", "keys_nb.py")
 WATCHED_FILES = tuple(
     p for d in _JITTED_DIRS for p in sorted(d.rglob("*.py"))

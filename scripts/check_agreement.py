@@ -24,10 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reversis_sim import reference  # noqa: E402
-from reversis_sim.engine.compiled import check_engine_supported, engine_plays  # noqa: E402
 from reversis_sim.engine.stress import STRESS  # noqa: E402
 from reversis_sim.engine.trace import trace_match  # noqa: E402
 from reversis_sim.game import first_difference  # noqa: E402
+from reversis_sim.kernel.compiled import check_engine_supported, engine_plays  # noqa: E402
 from reversis_sim.policies import parse_seats  # noqa: E402
 from reversis_sim.rules import PRESETS, RulesError  # noqa: E402
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The headline results in results/: 10,000,000 deals of the classic rules between four copies of the default
 # heuristic, analysed and plotted; the same with four copies of the tuned preset (and the tuned presets of modern and
-# serbian beside their avoid runs); plus one smaller run per rule set for the comparison across presets.
+# serbian beside their avoid runs); four copies of the search player (strong play) beside the tuned runs of parlett
+# and modern; plus one smaller run per rule set for the comparison across presets.
 # Summary tables (JSON/CSV), manifests and figures are committed; the Parquet parts are ignored by git.
 #
 #   bash scripts/headline_run.sh            # full size (a few minutes on 2 cores)
 #   DEALS=240000 bash scripts/headline_run.sh
 #   HEADLINE=0 PRESETS="modern serbian" bash scripts/headline_run.sh   # only (re)do some presets' runs
-#   HEADLINE=0 PRESETS="" bash scripts/headline_run.sh                  # only the tuned runs
+#   HEADLINE=0 PRESETS="" bash scripts/headline_run.sh                  # only the tuned and search runs
+#   HEADLINE=0 PRESETS="" TUNED=0 bash scripts/headline_run.sh          # only the search runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p results
@@ -17,6 +19,8 @@ SEED=${SEED:-2026}
 PRESETS=${PRESETS:-"pierer parlett_penguin parlett_52 modern modern_five serbian"}
 HEADLINE=${HEADLINE:-1}
 TUNED=${TUNED:-1}
+SEARCH=${SEARCH:-1}
+SEARCH_DEALS=${SEARCH_DEALS:-120000}  # the search plays about 400 deals/s with four searching seats on 2 cores
 
 run() {  # run NAME RULES DEALS SEAT...
   local name=$1 rules=$2 deals=$3; shift 3
@@ -47,5 +51,9 @@ if [ "$TUNED" = 1 ]; then
   run modern_tuned modern "$PRESET_DEALS" tuned_modern
   run serbian_tuned serbian "$PRESET_DEALS" tuned_serbian
   python scripts/attempt_chart.py  # what a reversis attempt is worth by hand strength, avoid against tuned
+fi
+if [ "$SEARCH" = 1 ]; then
+  run parlett_search parlett "$SEARCH_DEALS" search
+  run modern_search modern "$SEARCH_DEALS" search:rollout=tuned_modern
 fi
 python scripts/results_readme.py

@@ -12,6 +12,8 @@ PRESET_RUNS = ["parlett_avoid", "parlett_penguin_avoid", "parlett_52_avoid", "pi
                "modern_five_avoid", "serbian_avoid"]
 TUNED_PAIRS = [("parlett_avoid", "parlett_tuned"), ("modern_avoid", "modern_tuned"), ("serbian_avoid", "serbian_tuned")]
 """(avoid run, tuned run) of one rule set: the tuned players beside the default heuristic (issue 14)."""
+STRONG_PAIRS = [("parlett_tuned", "parlett_search"), ("modern_tuned", "modern_search")]
+"""(tuned run, search run) of one rule set: strong play beside the best heuristic (issue 15)."""
 
 
 def ci(row: dict, digits: int = 2) -> str:
@@ -35,33 +37,55 @@ def tuned_section() -> list[str]:
     """Each rule set's tuned players beside `avoid`: the headline tables side by side."""
     out = []
     for base_name, tuned_name in TUNED_PAIRS:
-        (a, ma), (t, mt) = _load(base_name), _load(tuned_name)
-        if a is None or t is None:
-            continue
-        if not out:
+        body = side_by_side(base_name, tuned_name, "avoid", "tuned")
+        if body and not out:
             out += ["## Tuned players beside avoid", "",
                     "Four copies of the tuned preset of each rule set (`docs/strength.md`: found by self-play with "
                     "`reversis-sim tune`, confirmed on fresh deals) against four copies of `avoid`, the same seed and "
                     "deal count. Fish per deal by position, the Quinola's fate and its holder's balance, reversis and "
                     "espagnolette rates.", ""]
-        deals = mt["n_matches"] * mt["match_deals"]
-        out += [f"### `{ma['rules']}`: `{ma['seats'][0]}` and `{mt['seats'][0]}` ({deals:,} deals each)", "",
-                "| measure | avoid | tuned |", "|---|---|---|"]
-        for ra, rt in zip(a["fish_by_position"], t["fish_by_position"]):
-            out.append(f"| fish per deal, position {ra['position']} | {ci(ra)} | {ci(rt)} |")
-        fa, ft = ({r["quinola_fate"]: r for r in x["quinola_fate"]} for x in (a, t))
-        for fate in ("dumped", "forced", "led", "talon"):
-            if fate in fa or fate in ft:
-                out.append(f"| J♥ {fate} | {rate(fa[fate]) if fate in fa else 'no events'} | "
-                           f"{rate(ft[fate]) if fate in ft else 'no events'} |")
-        ca, ct = ({r["fate"]: r for r in x["quinola_cost"]} for x in (a, t))
-        if "all" in ca and "all" in ct:
-            out.append(f"| J♥ holder's balance | {ci(ca['all'])} | {ci(ct['all'])} |")
-        ea, et = ({r["event"]: r for r in x["reversis_rates"]} for x in (a, t))
-        for event in ea:
-            out.append(f"| {event.replace('_', ' ')} | {rate(ea[event])} | {rate(et.get(event, ea[event]))} |")
-        out += ["", what_changed(a, t, fa, ft, ea, et), ""]
+        out += body
     return out
+
+
+def strong_section() -> list[str]:
+    """Strong play: the search player in every seat beside the tuned heuristic in every seat (issue 15)."""
+    out = []
+    for base_name, strong_name in STRONG_PAIRS:
+        body = side_by_side(base_name, strong_name, "tuned", "search")
+        if body and not out:
+            out += ["## Strong play: the search player in every seat", "",
+                    "Four copies of the search player (`search`, docs/search.md: 16 worlds per card, rollouts by the "
+                    "tuned preset, which it beats on fresh deals) beside four copies of the tuned heuristic, the same "
+                    "seed; the search costs more, so it plays fewer deals (the intervals say how many were enough).",
+                    ""]
+        out += body
+    return out
+
+
+def side_by_side(base_name: str, other_name: str, label_a: str, label_b: str) -> list[str]:
+    """The headline tables of two runs of one rule set side by side, and what changed."""
+    (a, ma), (t, mt) = _load(base_name), _load(other_name)
+    if a is None or t is None:
+        return []
+    da, dt = (m["n_matches"] * m["match_deals"] for m in (ma, mt))
+    deals = f"{da:,} deals each" if da == dt else f"{da:,} and {dt:,} deals"
+    out = [f"### `{ma['rules']}`: `{ma['seats'][0]}` and `{mt['seats'][0]}` ({deals})", "",
+           f"| measure | {label_a} | {label_b} |", "|---|---|---|"]
+    for ra, rt in zip(a["fish_by_position"], t["fish_by_position"]):
+        out.append(f"| fish per deal, position {ra['position']} | {ci(ra)} | {ci(rt)} |")
+    fa, ft = ({r["quinola_fate"]: r for r in x["quinola_fate"]} for x in (a, t))
+    for fate in ("dumped", "forced", "led", "talon"):
+        if fate in fa or fate in ft:
+            out.append(f"| J♥ {fate} | {rate(fa[fate]) if fate in fa else 'no events'} | "
+                       f"{rate(ft[fate]) if fate in ft else 'no events'} |")
+    ca, ct = ({r["fate"]: r for r in x["quinola_cost"]} for x in (a, t))
+    if "all" in ca and "all" in ct:
+        out.append(f"| J♥ holder's balance | {ci(ca['all'])} | {ci(ct['all'])} |")
+    ea, et = ({r["event"]: r for r in x["reversis_rates"]} for x in (a, t))
+    for event in ea:
+        out.append(f"| {event.replace('_', ' ')} | {rate(ea[event])} | {rate(et.get(event, ea[event]))} |")
+    return out + ["", what_changed(a, t, fa, ft, ea, et), ""]
 
 
 def what_changed(a: dict, t: dict, fa: dict, ft: dict, ea: dict, et: dict) -> str:
@@ -160,6 +184,7 @@ def main() -> int:
                   "(the `modern` family pays penalty counters and a pot that never carries over, hence balances near "
                   "zero).", ""]
     lines += tuned_section()
+    lines += strong_section()
     (ROOT / "README.md").write_text("\n".join(lines))
     print(f"wrote {ROOT / 'README.md'}")
     return 0

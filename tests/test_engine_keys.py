@@ -9,10 +9,10 @@ from reversis_sim import cards as C
 from reversis_sim import keys as K
 from reversis_sim import keys_nb as NK
 from reversis_sim import reference
-from reversis_sim.engine.compiled import compile_rules
 from reversis_sim.engine.deal import deal_cards
-from reversis_sim.engine.layout import H_DEALT, SWAPS, alloc
 from reversis_sim.engine.seats import seed_u64
+from reversis_sim.kernel.compiled import compile_rules
+from reversis_sim.kernel.layout import H_DEALT, SWAPS, alloc
 from reversis_sim.rules import PRESETS
 
 M64 = K.M64

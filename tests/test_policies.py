@@ -26,7 +26,7 @@ def test_named_presets_resolve_to_family_specs():
 
 
 @pytest.mark.parametrize("text,message", [
-    ("duck", "unknown policy family 'duck'; valid families: avoid, lowest, random (named presets: "),
+    ("duck", "unknown policy family 'duck'; valid families: avoid, lowest, random, search (named presets: "),
     ("avoid:speed=1", "avoid has no parameter 'speed' (parameters: duck, unload, shed"),
     ("avoid:duck=2", "duck=2 is out of range [0, 1]"),
     ("avoid:take=x", "take='x' is not a number"),
@@ -43,7 +43,8 @@ def test_bad_specs_are_refused_with_the_valid_choices(text, message):
 
 
 def test_a_family_is_declared_once_and_its_positions_follow_from_the_names():
-    """The kernel's positions are the declaration order; ids are unique; every family has the four decisions."""
+    """The kernel's positions are the declaration order; ids are unique; every heuristic has the four decisions,
+    a search its play and a default rollout policy (which takes its other decisions)."""
     from reversis_sim.policies import avoid, dispatch
 
     fam = FAMILIES["avoid"]
@@ -52,7 +53,9 @@ def test_a_family_is_declared_once_and_its_positions_follow_from_the_names():
     assert len({f.family_id for f in FAMILIES.values()}) == len(FAMILIES)
     assert {p.kind for p in fam.params} == {"switch", "int", "real"}
     for f in FAMILIES.values():
-        assert all(callable(getattr(f, d)) for d in ("exchange", "declare", "goal", "play"))
+        decisions = ("play",) if f.searches else ("exchange", "declare", "goal", "play")
+        assert all(callable(getattr(f, d)) for d in decisions)
+        assert not f.searches or not FAMILIES[parse_spec(f.rollout).family].searches
     assert dispatch.UNKNOWN_FAMILY < -1  # never a card, never "keep the hand" (-1)
 
 
@@ -120,7 +123,7 @@ def _decision(rules, hands, dealer, probe_seat, probe_trick, cards_by_seat, spec
 
 
 @pytest.mark.parametrize("preset", ["parlett_52", "modern"])
-@pytest.mark.parametrize("spec", ["avoid", "hunter", "bold", "lowest"])
+@pytest.mark.parametrize("spec", ["avoid", "hunter", "bold", "lowest", "search:worlds=3,margin=0"])
 def test_a_decision_ignores_how_the_hidden_cards_lie(preset, spec):
     """Reshuffle the other seats' unplayed cards among them, keeping each seat's count and every void it has
     shown: the probed seat's decision must not change (no-talon presets, so every card is in a hand)."""

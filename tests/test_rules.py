@@ -77,7 +77,7 @@ class _Recorder:
 
 
 def test_every_rules_field_is_read_by_the_kernel_compiler_or_marked_as_not_used_by_it():
-    from reversis_sim.engine.compiled import NOT_COMPILED, compile_rules
+    from reversis_sim.kernel.compiled import NOT_COMPILED, compile_rules
 
     fields = {f.name for f in dataclasses.fields(Rules)}
     read = set()
@@ -92,7 +92,7 @@ def test_every_rules_field_is_read_by_the_kernel_compiler_or_marked_as_not_used_
 
 def test_a_changed_field_changes_the_compiled_rules():
     """A field the compiler reads moves its arrays (so a --rule override reaches the kernels)."""
-    from reversis_sim.engine.compiled import compile_rules
+    from reversis_sim.kernel.compiled import compile_rules
 
     base = compile_rules(PARLETT)
     for change in ({"party_bonus": 40}, {"espagnolette_reversis_extra": 3}, {"reversis_plus_pool": True},

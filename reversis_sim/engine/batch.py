@@ -21,10 +21,10 @@ import numba
 import numpy as np
 
 from .. import columns
+from ..kernel import layout as D
+from ..kernel.compiled import MAX_SEATS, POOL, compile_rules
 from ..policies import PolicySpec
 from ..rules import Rules
-from . import layout as D
-from .compiled import MAX_SEATS, POOL, compile_rules
 from .match import match_kernels
 from .seats import policy_seed_array, seat_arrays, seed_u64
 
@@ -50,7 +50,7 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
 
     Parameters
     ----------
-    rules : a rule set the engine plays (:func:`~reversis_sim.engine.compiled.check_engine_supported`);
+    rules : a rule set the engine plays (:func:`~reversis_sim.kernel.compiled.check_engine_supported`);
     seats : one policy spec per seat; seed : run seed; first_match, n_matches : which matches; match_deals : deals
     per match (default ``rules.match_deals``); threads : numba threads to use (default: numba's current setting);
     policy_seeds : one seed per seat for that seat's policy randomness (default: the run seed for every seat; the

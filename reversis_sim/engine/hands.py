@@ -11,11 +11,12 @@ import numpy as np
 from numba import prange
 
 from ..jit import njit_parallel
+from ..kernel.compiled import MAX_SEATS, P_N_SEATS, compile_rules
+from ..kernel.layout import H_DEALT, SWAPS
+from ..kernel.tricks import dealer_of
 from ..keys_nb import PURPOSE_SHUFFLE, extend, seed_hash
 from ..rules import Rules
-from .compiled import MAX_SEATS, P_N_SEATS, compile_rules
-from .deal import deal_cards, dealer_of
-from .layout import H_DEALT, SWAPS
+from .deal import deal_cards
 from .seats import seed_u64
 
 

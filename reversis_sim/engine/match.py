@@ -15,8 +15,7 @@ import numpy as np
 from numba import prange
 
 from ..jit import njit, njit_nrt_free, njit_nrt_free_inline, njit_parallel
-from ..keys_nb import extend, seed_hash
-from .compiled import (
+from ..kernel.compiled import (
     MAX_LEDGER,
     MAX_SEATS,
     MAX_TRICKS,
@@ -28,8 +27,21 @@ from .compiled import (
     POOL,
     SCORING_SIMPLE,
 )
-from .deal import dealer_of, play_deal
-from .layout import COL_DEAL, COL_MATCH, COL_N_PAYMENTS, COL_Q_FATE, COL_SCORE, N_COLS, N_OUT_COLS, Q_DUMPED, alloc
+from ..kernel.layout import (
+    COL_DEAL,
+    COL_MATCH,
+    COL_N_PAYMENTS,
+    COL_Q_FATE,
+    COL_SCORE,
+    N_COLS,
+    N_OUT_COLS,
+    Q_DUMPED,
+    alloc,
+)
+from ..kernel.tricks import dealer_of
+from ..keys_nb import extend, seed_hash
+from ..policies.search import searching, workspace
+from .deal import play_deal
 
 BLOCK = 16  # matches per parallel work item
 
@@ -74,6 +86,7 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
     n_blocks = (n_matches + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         row, hands, offered, exch, tricks, ledger, claims, cards, draws, known = alloc()
+        ws = workspace(searching(family, n_seats))
         scratch = np.zeros((2, POOL + 1, paid.shape[2]), np.int64)
         h_pmatch = np.empty(MAX_SEATS, np.uint64)
         score = np.zeros(MAX_SEATS, np.int64)
@@ -92,7 +105,7 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
                 row[COL_DEAL] = d
                 pool = play_deal(P, n_seats, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d,
                                  dealer_of(P, d), pool, double_ante, row, hands, offered, exch, tricks, ledger, claims,
-                                 cards, draws, known)
+                                 cards, draws, known, ws)
                 for c in range(N_OUT_COLS):
                     out[c, r] = row[c]
                 money(row, ledger, scratch, paid[r], received[r])
@@ -116,6 +129,7 @@ def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, pol
     tricks = np.zeros((n_deals, MAX_TRICKS, 6), np.int64)
     ledger = np.zeros((n_deals, MAX_LEDGER, 6), np.int64)
     _, _, _, _, _, _, claims, cards, draws, known = alloc()
+    ws = workspace(searching(family, n_seats))
     h_match = extend(seed_hash(seed), match)
     h_pmatch = np.empty(MAX_SEATS, np.uint64)
     for s in range(MAX_SEATS):
@@ -129,7 +143,7 @@ def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, pol
         rows[d, COL_DEAL] = d
         pool = play_deal(P, n_seats, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d, dealer_of(P, d),
                          pool, double_ante, rows[d], hands[d], offered[d], exch[d], tricks[d], ledger[d], claims, cards,
-                         draws, known)
+                         draws, known, ws)
         pool, double_ante, over = next_deal(P, rows[d], pool, score)
         if over:
             played = d + 1

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import keys as K
+from ..kernel.compiled import MAX_SEATS
 from ..policies import PolicySpec, parse_spec
-from .compiled import MAX_SEATS
 
 
 def seat_arrays(seats: Sequence[PolicySpec | str], n_seats: int = 4) -> tuple[np.ndarray, np.ndarray]:
@@ -21,10 +21,10 @@ def seat_arrays(seats: Sequence[PolicySpec | str], n_seats: int = 4) -> tuple[np
     if len(specs) != n_seats:
         raise ValueError(f"the engine needs {n_seats} seat policies, got {len(specs)}")
     family = np.array([s.family_id for s in specs], dtype=np.int64)
-    width = max([1] + [len(s.params) for s in specs])
+    width = max([1] + [len(s.values()) for s in specs])
     params = np.zeros((n_seats, width), dtype=np.float64)
     for i, s in enumerate(specs):
-        for j, (_, v) in enumerate(s.params):
+        for j, v in enumerate(s.values()):
             params[i, j] = v
     return family, params
 

@@ -13,10 +13,8 @@ from collections.abc import Sequence
 from .. import cards as C
 from ..game import POOL as POOL_PARTY
 from ..game import REASONS, DealOutcome, Exchange, Payment, Reversis, TrickRecord, deal_record
-from ..policies import PolicySpec, parse_spec
-from ..rules import Rules
-from .compiled import POOL, compile_rules
-from .layout import (
+from ..kernel.compiled import POOL, compile_rules
+from ..kernel.layout import (
     COL_BETE,
     COL_DEALER,
     COL_DECLARER,
@@ -36,6 +34,8 @@ from .layout import (
     H_LEAD,
     kernel_error,
 )
+from ..policies import PolicySpec, parse_spec
+from ..rules import Rules
 from .match import match_kernels
 from .seats import policy_seed_array, seat_arrays, seed_u64
 
@@ -94,7 +94,7 @@ def _opt(x) -> int | None:
 
 def _record(rules: Rules, names: list[str], seed: int, match: int, deal: int, score_before: list[int], row, hands,
             offered, exch, tricks, ledger) -> dict:
-    """The deal record of one deal's arrays (:mod:`.layout`), through the one builder,
+    """The deal record of one deal's arrays (:mod:`reversis_sim.kernel.layout`), through the one builder,
     :func:`reversis_sim.game.deal_record`."""
     if row[COL_ERROR]:
         raise kernel_error(row[COL_ERROR], match, deal)

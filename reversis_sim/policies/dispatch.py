@@ -2,7 +2,8 @@
 
 numba compiles a function argument separately for each function, so the kernels never pass policies around as
 functions: each decision is called as ``play(family_id, params, draws, ...)``, which tries the registered families
-in order (:data:`.registry.FAMILIES`) and calls the one whose id matches. The chain is made of small closures, one
+in order (:data:`.heuristics.HEURISTICS`) and calls the one whose id matches (a search is not dispatched: the
+engines call :func:`.search.play` themselves, for it needs the table). The chain is made of small closures, one
 per family and decision (:func:`_link`), ending in :func:`_unknown`, which returns :data:`UNKNOWN_FAMILY`: a kernel
 turns that into an error that names the seat, so an unknown id never plays as another family.
 
@@ -22,10 +23,8 @@ The arguments, as both engines pass them (the kernels from their arrays, the ref
 from __future__ import annotations
 
 from ..jit import njit_nrt_free
-from .registry import FAMILIES
-
-UNKNOWN_FAMILY = -2
-"""What every decision returns for a family id no family is registered under."""
+from ..kernel.layout import UNKNOWN_FAMILY
+from .heuristics import HEURISTICS
 
 
 @njit_nrt_free
@@ -86,7 +85,7 @@ def _link(decision: str, family_id: int, decide, rest):
 
 def _chain(decision: str, unknown):
     fn = unknown
-    for fam in reversed(list(FAMILIES.values())):  # the first registered family is tried first
+    for fam in reversed(HEURISTICS):  # the first registered family is tried first
         fn = _link(decision, fam.family_id, getattr(fam, decision), fn)
     return fn
 

@@ -94,10 +94,17 @@ class Family:
     family_id: int
     idea: str
     params: tuple[Param, ...]
-    exchange: Callable = field(repr=False)
-    declare: Callable = field(repr=False)
-    goal: Callable = field(repr=False)
+    exchange: Callable | None = field(repr=False)
+    declare: Callable | None = field(repr=False)
+    goal: Callable | None = field(repr=False)
     play: Callable = field(repr=False)
+    rollout: str | None = None
+    """A search family (:mod:`.search`): the default of its ``rollout`` policy, which it also follows in the
+    exchange and the declaration (their decisions are None). None: a heuristic, dispatched on its id."""
+
+    @property
+    def searches(self) -> bool:
+        return self.rollout is not None
 
     def position(self, name: str) -> int:
         """The index of parameter ``name`` in this family's parameter vector."""

@@ -1,6 +1,8 @@
 """The policy registry and the spec parser: ``family`` or ``family:key=value,key=value`` (DESIGN.md decision 5).
 
-A family is registered by its one line in :data:`FAMILIES`; its file declares everything else (:mod:`.family`).
+A heuristic family is registered by its one line in :data:`.heuristics.HEURISTICS`; its file declares everything
+else (:mod:`.family`). :data:`FAMILIES` adds the search (:mod:`.search`), whose ``rollout`` parameter is itself a
+policy: a named preset, a family, or a spec in parentheses (``search:worlds=16,rollout=(avoid:take=0,declare=3)``).
 """
 
 from __future__ import annotations
@@ -8,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import avoid, lowest, random
+from . import search
 from .family import Family, fmt
+from .heuristics import HEURISTICS
 
 
 class PolicySpecError(ValueError):
@@ -28,12 +31,8 @@ def _register(*families: Family) -> dict[str, Family]:
     return out
 
 
-FAMILIES: dict[str, Family] = _register(
-    random.FAMILY,
-    lowest.FAMILY,
-    avoid.FAMILY,
-)
-"""Every policy family, one line each (the order is the order the numba dispatch tries them in)."""
+FAMILIES: dict[str, Family] = _register(*HEURISTICS, search.FAMILY)
+"""Every policy family: the heuristics, then the search."""
 
 #: Named presets of the families: a name usable wherever a spec is (``--seat cautious``).
 NAMED: dict[str, str] = {
@@ -59,12 +58,18 @@ class PolicySpec:
 
     family: str
     params: tuple[tuple[str, float], ...] = ()
+    rollout: PolicySpec | None = None
+    """A search's rollout policy (None for a heuristic)."""
 
     @property
     def text(self) -> str:
-        """Canonical spec string: the family, then every parameter that differs from its default."""
+        """Canonical spec string: the family, then every parameter that differs from its default (a search's
+        rollout when it is not the default one)."""
         fam = FAMILIES[self.family]
         changed = [f"{k}={fmt(v)}" for (k, v), p in zip(self.params, fam.params) if v != p.default]
+        if self.rollout is not None and self.rollout != parse_spec(fam.rollout):
+            inner = self.rollout.text
+            changed.append(f"rollout=({inner})" if "," in inner else f"rollout={inner}")
         return self.family + (":" + ",".join(changed) if changed else "")
 
     @property
@@ -72,8 +77,12 @@ class PolicySpec:
         return FAMILIES[self.family].family_id
 
     def values(self) -> tuple[float, ...]:
-        """The parameter vector, in the family's order."""
-        return tuple(v for _, v in self.params)
+        """The parameter vector, in the family's order; a search's is followed by its rollout's family id and
+        vector (:func:`.search.rollout_family`)."""
+        own = tuple(v for _, v in self.params)
+        if self.rollout is None:
+            return own
+        return own + (float(self.rollout.family_id),) + self.rollout.values()
 
     def __str__(self) -> str:
         return self.text
@@ -95,17 +104,22 @@ def parse_spec(text: str) -> PolicySpec:
     fam = FAMILIES[family_name]
     values = {p.name: p.default for p in fam.params}
     given: set[str] = set()
-    for item in filter(None, (s.strip() for s in rest.split(","))):
+    rollout = parse_spec(fam.rollout) if fam.searches else None
+    for item in _items(text, rest):
         key, eq, raw = item.partition("=")
         key = key.strip()
-        valid = ", ".join(p.name for p in fam.params) or "none"
+        valid = ", ".join([p.name for p in fam.params] + (["rollout"] if fam.searches else [])) or "none"
         if not eq:
             raise PolicySpecError(f"policy {text!r}: {item!r} is not key=value (parameters of {family_name}: {valid})")
+        if key in given:
+            raise PolicySpecError(f"policy {text!r}: {key} is given twice; give each parameter once")
+        if fam.searches and key == "rollout":
+            given.add(key)
+            rollout = _rollout(text, raw.strip())
+            continue
         param = next((p for p in fam.params if p.name == key), None)
         if param is None:
             raise PolicySpecError(f"policy {text!r}: {family_name} has no parameter {key!r} (parameters: {valid})")
-        if key in given:
-            raise PolicySpecError(f"policy {text!r}: {key} is given twice; give each parameter once")
         given.add(key)
         try:
             value = float(raw)
@@ -115,7 +129,38 @@ def parse_spec(text: str) -> PolicySpec:
         if problem:
             raise PolicySpecError(f"policy {text!r}: {key}={raw.strip()} {problem}")
         values[key] = value
-    return PolicySpec(family_name, tuple((p.name, values[p.name]) for p in fam.params))
+    return PolicySpec(family_name, tuple((p.name, values[p.name]) for p in fam.params), rollout)
+
+
+def _items(text: str, rest: str) -> list[str]:
+    """The ``key=value`` items of a spec, split at the commas outside parentheses."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(rest):
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            raise PolicySpecError(f"policy {text!r}: a ')' without its '('")
+        if ch == "," and depth == 0:
+            items.append(rest[start:i])
+            start = i + 1
+    if depth:
+        raise PolicySpecError(f"policy {text!r}: a '(' without its ')'")
+    items.append(rest[start:])
+    return [s.strip() for s in items if s.strip()]
+
+
+def _rollout(text: str, raw: str) -> PolicySpec:
+    """A search's rollout policy: a heuristic (named, a family, or a spec in parentheses), never a search."""
+    inner = raw[1:-1].strip() if raw.startswith("(") and raw.endswith(")") else raw
+    if not inner:
+        raise PolicySpecError(f"policy {text!r}: rollout= needs a policy, such as rollout=tuned")
+    try:
+        spec = parse_spec(inner)
+    except PolicySpecError as e:
+        raise PolicySpecError(f"policy {text!r}: its rollout policy is not valid: {e}") from None
+    if FAMILIES[spec.family].searches:
+        raise PolicySpecError(f"policy {text!r}: a search cannot roll out with a search; give a heuristic, such as "
+                              f"rollout=tuned")
+    return spec
 
 
 def parse_seats(specs: Sequence[str], n_seats: int = 4) -> list[PolicySpec]:

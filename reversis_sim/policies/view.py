@@ -37,6 +37,9 @@ class SeatView:
     payments: tuple[Payment, ...]
     espagnolette: int | None  # the declarer's seat, if any
     policy_stream: int  # this seat's random stream for this deal (keys.stream(..., PURPOSE_POLICY, seat))
+    pool_before: int = 0  # the pool before this deal's antes
+    double_ante: bool = False  # serbian (F3.3): this deal's antes were doubled
+    goal: str | None = None  # the declarer's goal where he names one (lose_all or win_all, F1.4)
 
     def draw(self, index: int) -> int:
         """The seat's 64-bit random draw for decision ``index`` (see :mod:`reversis_sim.keys`)."""

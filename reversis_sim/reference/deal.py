@@ -86,7 +86,8 @@ class DealState:
             rules=self.rules, seat=seat, dealer=self.dealer, hand=tuple(sorted(self.hands[seat])),
             trick_index=len(self.tricks), leader=leader, current=tuple(current), tricks=tuple(self.tricks),
             talon_known=tuple(self.talon_known[seat]), pool=self.pool, payments=tuple(self.ledger),
-            espagnolette=self.declarer, policy_stream=self.streams[seat],
+            espagnolette=self.declarer, policy_stream=self.streams[seat], pool_before=self.pool_before,
+            double_ante=bool(self.double_ante), goal=self.goal,
         )
 
     # -- the deal, step by step -------------------------------------------------------------------------------

@@ -103,12 +103,16 @@ def tune(rules: Rules | str, base: Spec, *, baseline: Spec | None = None, field:
 
 
 def best_response(rules: Rules | str, field: Spec, *, base: Spec | None = None, **kw) -> TuneResult:
-    """Tune one seat (a family, default that of ``field``) against copies of ``field`` in the other seats, the
+    """Tune one seat (a family, default that of ``field``, or of a search's rollout policy) against copies of
+    ``field`` in the other seats, the
     baseline being ``field`` itself: the confirmed gain is how much the family exploits ``field`` (a lower bound on
     its exploitability)."""
     target = as_spec(field)
     if base is None:  # the family with parameters, starting from the field's own setting where it is of that family
-        base = target if FAMILIES[target.family].params else "avoid"
+        if FAMILIES[target.family].searches:  # a search: the heuristic family, from its rollout policy's setting
+            base = target.rollout
+        else:
+            base = target if FAMILIES[target.family].params else "avoid"
     return tune(rules, base, baseline=target, field=target, **kw)
 
 

@@ -71,6 +71,7 @@ N_COLS = COL_SCORE + MAX_SEATS
 
 Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED  # reversis_sim.game.FATES
 ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY = 1, 2, 3, 4
+UNKNOWN_FAMILY = -2  # what a policy decision returns for a family id no family is registered under
 
 H_DEALT, H_LEAD, H_NOW = 0, 1, 2
 SWAPS = 64  # offset of the swap partners in the ``cards`` scratch

@@ -1,0 +1,312 @@
+"""The search policy (issue 15): exact world sampling, the spec, and agreement of the engines on search seats."""
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from reversis_sim import cards as C
+from reversis_sim import reference
+from reversis_sim.engines import get_engine
+from reversis_sim.game import espagnolette_eligible
+from reversis_sim.kernel.compiled import MAX_SEATS, MAX_TRICKS, compile_rules
+from reversis_sim.policies import PolicySpecError, make_policy, parse_spec, search
+from reversis_sim.policies import worlds as W
+from reversis_sim.rules import PRESETS
+
+PARLETT = compile_rules(PRESETS["parlett"]).params
+FACT = np.array([float(math.factorial(i)) for i in range(64)])
+
+
+def _scratch():
+    return (np.zeros(W.MAX_HOLDERS, np.uint64), np.zeros((5, W.MAX_HOLDERS), np.int64),
+            np.zeros((5, W.N_KEYS)), np.zeros(64, np.int64), np.zeros(1, np.int64))
+
+
+def _mask(cards):
+    return np.uint64(C.mask(cards))
+
+
+def _enumerate(unseen, need, voids):
+    """Every consistent world by brute force: a tuple of frozensets, one per holder."""
+    cards = sorted(unseen)
+    out = []
+    for labels in itertools.product(range(len(need)), repeat=len(cards)):
+        if any(labels.count(h) != need[h] for h in range(len(need))):
+            continue
+        if any((voids[h] >> C.suit_of(c)) & 1 for c, h in zip(cards, labels)):
+            continue
+        out.append(tuple(frozenset(c for c, h in zip(cards, labels) if h == g) for g in range(len(need))))
+    return out
+
+
+def _as_sets(out, n):
+    return tuple(frozenset(C.from_mask(int(out[h]))) for h in range(n))
+
+
+# A small case: 7 unseen cards in three suits among three holders, with voids.
+SMALL_UNSEEN = [C.make(r, s) for s, ranks in ((0, (2, 3, 4)), (1, (5, 6)), (2, (7, 8))) for r in ranks]
+SMALL_NEED = [3, 2, 2]
+SMALL_VOIDS = [0b010, 0b001, 0]  # holder 0 lacks suit 1, holder 1 lacks suit 0
+
+
+def test_the_world_count_is_the_brute_force_count():
+    out, ints, table, cards, state = _scratch()
+    for need, voids in ((SMALL_NEED, SMALL_VOIDS), ([2, 2, 3], [0, 0, 0]), ([3, 2, 2], [0b110, 0b001, 0b100])):
+        want = len(_enumerate(SMALL_UNSEEN, need, voids))
+        got = W.count_worlds(_mask(SMALL_UNSEEN), np.array(need + [0]), len(need), np.array(voids + [0]), table,
+                             FACT, *ints[:4])
+        assert got == want
+
+
+@pytest.mark.parametrize("path", ["rejection", "exact"])
+def test_worlds_are_uniform_over_the_consistent_worlds(path):
+    """Chi-square against the uniform distribution over every consistent world (brute force), both ways of
+    drawing; a sampler that favoured some worlds by 10% would fail at this size."""
+    worlds = _enumerate(SMALL_UNSEEN, SMALL_NEED, SMALL_VOIDS)
+    index_of = {w: i for i, w in enumerate(worlds)}
+    out, ints, table, cards, state = _scratch()
+    unseen, need, voids = _mask(SMALL_UNSEEN), np.array(SMALL_NEED + [0]), np.array(SMALL_VOIDS + [0])
+    counts = np.zeros(len(worlds))
+    n_draws = 400 * len(worlds)
+    key = np.uint64(20261201)
+    index = 0
+    if path == "exact":
+        W.count_worlds(unseen, need, 3, voids, table, FACT, *ints[:4])
+    for _ in range(n_draws):
+        if path == "exact":
+            index = W.deal_exact(key, index, unseen, need, 3, voids, table, FACT, *ints, out, cards)
+        else:
+            state[0] = 0
+            index = W.sample(PARLETT, key, index, unseen, need, 3, voids, -1, np.uint64(0), ints, table, FACT, out,
+                             cards, state)
+        counts[index_of[_as_sets(out, 3)]] += 1
+    assert counts.min() > 0
+    assert stats.chisquare(counts).pvalue > 1e-3
+
+
+def test_tight_constraints_use_the_exact_draw_and_never_loop():
+    """Each holder's suits forced by its voids: one consistent world in 34,650 deals, which rejection would almost
+    never find; the sampler finds it. With no consistent world it says so."""
+    unseen = [C.make(r, s) for s in (0, 1, 2) for r in (2, 3, 4, 5)]
+    need = np.array([4, 4, 4, 0])
+    voids = np.array([0b110, 0b101, 0b011, 0])
+    out, ints, table, cards, state = _scratch()
+    for i in range(5):
+        state[0] = 0
+        index = W.sample(PARLETT, np.uint64(i), 0, _mask(unseen), need, 3, voids, -1, np.uint64(0), ints, table,
+                         FACT, out, cards, state)
+        assert index > 0
+        assert [C.suit_of(c) for h in range(3) for c in C.from_mask(int(out[h]))] == [0] * 4 + [1] * 4 + [2] * 4
+    state[0] = 0
+    voids[1] = 0b111  # holder 1 lacks every suit: nothing is consistent
+    assert W.sample(PARLETT, np.uint64(9), 0, _mask(unseen), need, 3, voids, -1, np.uint64(0), ints, table, FACT,
+                    out, cards, state) == -1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Worlds drawn at real decisions honour everything the seat knows
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _Spy:
+    """A seat's policy that keeps the view of every card it plays; declares whenever it may (to exercise the
+    declarer's constraint)."""
+
+    def __init__(self, spec):
+        self.inner = make_policy(spec)
+        self.views = []
+
+    def exchange(self, view):
+        return self.inner.exchange(view)
+
+    def declare_espagnolette(self, view):
+        return True
+
+    def espagnolette_goal(self, view):
+        return self.inner.espagnolette_goal(view)
+
+    def play(self, view, legal):
+        self.views.append(view)
+        return self.inner.play(view, legal)
+
+
+def _history(view):
+    tricks = np.full((MAX_TRICKS, 6), -1, np.int64)
+    for i, t in enumerate(view.tricks):
+        tricks[i, 0], tricks[i, 1:5], tricks[i, 5] = t.leader, t.cards, t.winner
+    tricks[len(view.tricks), 0] = view.leader if view.leader is not None else view.seat
+    tricks[len(view.tricks), 1:1 + len(view.current)] = view.current
+    return tricks
+
+
+def _check_worlds(rules, view, outcome, n_worlds=8):
+    """Draw worlds at ``view`` and check each against what the seat knows, and the true deal against the same
+    constraints (so that they are neither too loose nor too tight)."""
+    cr = compile_rules(rules)
+    n, seat = rules.n_seats, view.seat
+    declarer = -1 if view.espagnolette is None else view.espagnolette
+    out = np.zeros((n_worlds, MAX_SEATS), np.uint64)
+    got = search.draw_worlds(cr.params, n, seat, _mask(view.hand), len(view.tricks), len(view.current),
+                             _history(view), view.dealer, declarer, _mask(view.talon_known),
+                             np.uint64(hash((seat, len(view.tricks))) & (2**63 - 1)), out, search.workspace(True))
+    assert got == n_worlds, "no consistent world at a real decision"
+    played = [set() for _ in range(n)]
+    done = [(t.leader, t.cards) for t in view.tricks] + ([(view.leader, view.current)] if view.current else [])
+    for leader, cards in done:
+        s = leader
+        for c in cards:
+            played[s].add(c)
+            s = view.next_seat(s)
+    voids = view.voids()
+    truth = [set(h) for h in outcome.hands]
+    deck = set(rules.tables.deck)
+    for w in list(out) + [np.array([_mask(h) for h in truth] + [0] * (MAX_SEATS - n), np.uint64)]:
+        hands = [set(C.from_mask(int(w[s]))) for s in range(n)]
+        assert hands[seat] == set(view.hand) | played[seat]
+        assert all(not (hands[a] & hands[b]) for a in range(n) for b in range(a))
+        talon = deck - set().union(*hands)
+        assert set(view.talon_known) <= talon
+        for s in range(n):
+            assert played[s] <= hands[s]
+            assert len(hands[s]) == len(truth[s])
+            hidden = hands[s] - played[s]
+            assert not {C.suit_of(c) for c in hidden} & voids[s], (s, voids[s])
+        if view.espagnolette is not None:
+            assert reference_eligible(rules, hands[view.espagnolette])
+
+
+def reference_eligible(rules, hand):
+    return espagnolette_eligible(rules, sorted(hand))
+
+
+@pytest.mark.parametrize("preset", ["parlett", "modern", "serbian", "modern_five"])
+def test_sampled_worlds_honour_hands_voids_the_talon_and_the_declaration(preset):
+    rules = PRESETS[preset]
+    rng = random.Random(3)
+    checked = 0
+    for deal in range(6):
+        spies = [_Spy(rng.choice(["random", "tuned", "lowest"])) for _ in range(rules.n_seats)]
+        dealer = deal % rules.n_seats
+        outcome = reference.play_deal_outcome(rules, spies, seed=77, deal=deal, dealer=dealer)
+        for spy in spies:
+            for view in spy.views[::3]:
+                _check_worlds(rules, view, outcome)
+                checked += 1
+    assert checked >= 60
+
+
+def test_the_declarers_eligible_hand_is_honoured():
+    """A hand-built parlett deal in which seat 1 holds the four Aces and declares: every world the others draw
+    gives him a hand that was eligible."""
+    rules = PRESETS["parlett"]
+    layout = reference.deal_cards(rules, 5, 0, 0, 0)
+    aces = [C.make(C.RANK_ACE, s) for s in range(4)]
+    dealt = [list(h) for h in layout.dealt]
+    for ace in aces:  # swap every Ace into seat 1's hand
+        holder = next(s for s in range(4) if ace in dealt[s])
+        if holder != 1:
+            give = next(c for c in dealt[1] if c not in aces)
+            dealt[holder][dealt[holder].index(ace)], dealt[1][dealt[1].index(give)] = give, ace
+    layout = reference.Layout(dealt, layout.talon_offered)
+    spies = [_Spy("tuned") for _ in range(4)]
+    spies[1].exchange = lambda view: None  # keep the Aces
+    outcome = reference.play_deal_outcome(rules, spies, dealer=0, layout=layout)
+    assert outcome.declarer == 1
+    for s in (0, 2, 3):
+        for view in spies[s].views[:6]:
+            _check_worlds(rules, view, outcome)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The spec, and the engines
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_a_search_spec_carries_its_rollout_policy():
+    spec = parse_spec("search:worlds=24,rollout=(avoid:take=0,declare=3)")
+    assert spec.rollout == parse_spec("avoid:take=0,declare=3")
+    assert str(spec) == "search:worlds=24,rollout=(avoid:take=0,declare=3)"
+    assert parse_spec(str(spec)) == spec
+    assert parse_spec("search").rollout == parse_spec(search.DEFAULT_ROLLOUT)
+    assert str(parse_spec("search:rollout=tuned")) == "search"
+    assert parse_spec("search:rollout=cautious").rollout == parse_spec("cautious")
+    values = spec.values()
+    assert values[0] == 24 and values[1] == 1.0
+    assert values[2] == parse_spec("avoid").family_id and values[3:] == spec.rollout.values()
+
+
+@pytest.mark.parametrize("text,message", [
+    ("search:worlds=0", "worlds=0 is out of range [1, 4096]"),
+    ("search:rollout=search", "a search cannot roll out with a search"),
+    ("search:rollout=(search:worlds=2)", "a search cannot roll out with a search"),
+    ("search:rollout=avoid:take=0,declare=3", "search has no parameter 'declare'"),
+    ("search:rollout=(avoid:take=x)", "its rollout policy is not valid"),
+    ("search:rollout=(avoid", "a '(' without its ')'"),
+    ("search:depth=3", "search has no parameter 'depth' (parameters: worlds, margin, rollout)"),
+    ("search:margin=-1", "margin=-1 is out of range [0, 10]"),
+])
+def test_bad_search_specs_are_refused_in_one_sentence(text, message):
+    with pytest.raises(PolicySpecError, match=None) as err:
+        parse_spec(text)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("preset", ["parlett", "modern", "serbian", "modern_five", "parlett_simple"])
+def test_the_engines_agree_on_search_seats(preset):
+    rules = PRESETS[preset]
+    seats = ["search:worlds=3", "tuned", "search:worlds=2,rollout=avoid", "random", "search:worlds=2"][:rules.n_seats]
+    a = get_engine("numba").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
+    b = get_engine("reference").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
+    assert a.keys() == b.keys()
+    for k in a:
+        np.testing.assert_array_equal(np.asarray(a[k]), np.asarray(b[k]), err_msg=k)
+
+
+def test_a_search_is_deterministic_by_key_and_differs_from_its_rollout():
+    rules = PRESETS["parlett"]
+    eng = get_engine("numba")
+    one = eng.columns(rules, ["search:worlds=4", "tuned", "tuned", "tuned"], seed=8, first_match=0, n_matches=4)
+    two = eng.columns(rules, ["search:worlds=4", "tuned", "tuned", "tuned"], seed=8, first_match=0, n_matches=4,
+                      threads=1)
+    base = eng.columns(rules, ["tuned"] * 4, seed=8, first_match=0, n_matches=4)
+    np.testing.assert_array_equal(one["fish"], two["fish"])
+    assert not np.array_equal(one["fish"], base["fish"])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat,message", [
+    ("search:worlds=0", "worlds=0 is out of range"),
+    ("search:rollout=search", "a search cannot roll out with a search"),
+    ("search:speed=2", "search has no parameter 'speed'"),
+])
+def test_bad_search_seats_exit_2_in_one_sentence(seat, message):
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+
+    r = CliRunner().invoke(main, ["compare", "--candidate", seat, "--baseline", "tuned", "--deals", "12"])
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output, r.output
+
+
+def test_bench_measures_search_settings_beside_the_field(tmp_path):
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+
+    r = CliRunner().invoke(main, ["bench", "--search", "search:worlds=2", "--deals", "24", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    import json
+
+    out = json.loads(r.output)
+    (row,) = out["rows"]
+    assert row["setting"] == "search:worlds=2" and row["deals_per_s_1_thread"] > 0
+    assert row["cards_per_s_1_thread"] == row["deals_per_s_1_thread"] * PRESETS["parlett"].n_tricks
+    assert out["field"].startswith("avoid:") and row["x_field"] > 1
