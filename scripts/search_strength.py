@@ -83,9 +83,36 @@ def exploit(budget: int, confirm_deals: int) -> dict:
     return out
 
 
+def markdown(result: dict) -> str:
+    """The tables of docs/search.md from the results."""
+    out = ["| rules | search | baseline (and field) | gain over the baseline [95% CI] | deals (seed) |",
+           "|---|---|---|---|---|"]
+    for rules, r in result.get("confirm", {}).items():
+        out.append(f"| `{rules}` | `{r['candidate']}` | `{r['baseline']}` | {r['gain']:+.2f} [{r['ci_low']:+.2f}, "
+                   f"{r['ci_high']:+.2f}] | {r.get('n_deals_compared', r.get('n_deals')):,} ({CONFIRM_SEED}) |")
+    for rules, c in result.get("curve", {}).items():
+        out += ["", f"`{rules}`, against `{c['baseline']}` (seed {CURVE_SEED}); cost with one searching seat among "
+                f"three `{c['baseline']}`, whose own table plays {c['field_deals_per_s_1_thread']:,.0f} deals/s per "
+                "core:", "",
+                "| worlds | gain [95% CI] | deals/s per core | deals/s, all threads | its cards/s per core | "
+                "x slower |", "|---|---|---|---|---|---|"]
+        for r in c["rows"]:
+            out.append(f"| {r['worlds']} | {r['gain']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] | "
+                       f"{r.get('deals_per_s_1_thread', 0):,.0f} | {r.get('deals_per_s_all_threads', 0):,.0f} | "
+                       f"{r.get('cards_per_s_1_thread', 0):,.0f} | {r.get('x_field', 0):,.0f} |")
+    e = result.get("exploit")
+    if e:
+        out += ["", f"Best response of the `avoid` family to three `{e['field']}` (parlett, seed {EXPLOIT_SEED}, "
+                f"{e['budget_deals']:,} deals of search, {e['confirm_deals']:,} of confirmation on seed "
+                f"{EXPLOIT_SEED + 1}): `{e['best']}`, confirmed gain over `{e['field']}` in that seat "
+                f"{e['confirmed_gain']:+.2f} [{e['ci_low']:+.2f}, {e['ci_high']:+.2f}] fish per deal."]
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", choices=["confirm", "curve", "exploit"], action="append")
+    ap.add_argument("--markdown", action="store_true", help="print the tables of the saved results and stop")
     ap.add_argument("--confirm-deals", type=int, default=24_000)
     ap.add_argument("--curve-deals", type=int, default=4_800)
     ap.add_argument("--exploit-budget", type=int, default=120_000)
@@ -93,6 +120,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     parts = args.only or ["confirm", "curve", "exploit"]
     result = json.loads(OUT.read_text()) if OUT.exists() else {}
+    if args.markdown:
+        print(markdown(result))
+        return 0
     if "confirm" in parts:
         result["confirm"] = confirm(args.confirm_deals)
     if "curve" in parts:
