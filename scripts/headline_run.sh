@@ -16,7 +16,7 @@ mkdir -p results
 DEALS=${DEALS:-10000000}
 PRESET_DEALS=${PRESET_DEALS:-1200000}
 SEED=${SEED:-2026}
-PRESETS=${PRESETS:-"pierer parlett_penguin parlett_52 modern modern_five serbian"}
+PRESETS=${PRESETS-"pierer parlett_penguin parlett_52 modern modern_five serbian"}  # empty: none
 HEADLINE=${HEADLINE:-1}
 TUNED=${TUNED:-1}
 SEARCH=${SEARCH:-1}

@@ -160,6 +160,9 @@ def _rollout(text: str, raw: str) -> PolicySpec:
     if FAMILIES[spec.family].searches:
         raise PolicySpecError(f"policy {text!r}: a search cannot roll out with a search; give a heuristic, such as "
                               f"rollout=tuned")
+    if len(spec.values()) > search.MAX_ROLLOUT_PARAMS:
+        raise PolicySpecError(f"policy {text!r}: a rollout policy may have at most {search.MAX_ROLLOUT_PARAMS} "
+                              f"parameters")
     return spec
 
 

@@ -7,7 +7,7 @@ in every seat (its own included), then settled by the real rules (:mod:`reversis
 deal, fish (``-score`` under simple scoring). It keeps the rollout policy's own card unless another card gains on it,
 paired world by world, by more than ``margin`` standard errors: with few worlds an estimate's noise (a deal's fish
 vary by tens) would otherwise pick cards at random (measured: docs/search.md). A single legal card is played
-without searching.
+without searching, and cards that cannot differ are played out once (:func:`distinct`).
 
 The other decisions follow a documented rule: the talon exchange, the espagnolette declaration and the declarer's
 goal are the rollout policy's own decisions (the search plays the cards; the exchange and the declaration are
@@ -15,7 +15,7 @@ decided before any card is seen, where a rollout from an unknown deal says littl
 
 Unlike a heuristic, the search needs the table: the compiled rules, the whole trick history, the pool before the
 deal, the declarer and his goal, and scratch arrays for its worlds and rollouts (:func:`workspace`). The engines
-call :func:`play` directly for the ``search`` family (:func:`is_search`), the heuristics through the dispatch; the
+call :func:`play` directly for the ``search`` family (:data:`SEARCH_ID`), the heuristics through the dispatch; the
 rollouts call the heuristics' dispatch, so a search can never roll out with a search.
 
 The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, then the rollout policy's family id,
