@@ -310,3 +310,13 @@ def test_bench_measures_search_settings_beside_the_field(tmp_path):
     assert row["setting"] == "search:worlds=2" and row["deals_per_s_1_thread"] > 0
     assert row["cards_per_s_1_thread"] == row["deals_per_s_1_thread"] * PRESETS["parlett"].n_tricks
     assert out["field"].startswith("avoid:") and row["x_field"] > 1
+
+
+def test_a_sweep_or_a_tuning_of_a_search_keeps_its_rollout():
+    from reversis_sim.compare.sweep import grid_specs
+    from reversis_sim.tune.space import build_space
+
+    base = parse_spec("search:rollout=(avoid:take=0)")
+    for _, spec in grid_specs(base, {"worlds": [4, 8]}):
+        assert spec.rollout == base.rollout and spec.values()[0] in (4, 8)
+    assert build_space(base, ["worlds=2,4"]).spec({"worlds": 4}).rollout == base.rollout

@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from ..analysis.tables import holm_table
-from ..policies import PolicySpec, parse_spec
+from ..policies import PolicySpec
 from ..rules import Rules
 from .duplicate import CompareResult, compare, compare_block, result_of
 from .folders import check_out, write_folder
@@ -21,7 +21,8 @@ from .seatings import Arms, Spec, as_rules, as_spec
 
 def grid_specs(base_spec: Spec, grid: Mapping[str, Sequence[float]]) -> list[tuple[dict, PolicySpec]]:
     """Every point of ``grid`` (parameter -> values; the product, in the order given) applied to ``base_spec``:
-    ``(values, spec)`` pairs, each spec parsed from its text ``family:key=v,...`` so names and ranges are checked."""
+    ``(values, spec)`` pairs, each spec parsed from its text ``family:key=v,...`` so names and ranges are checked (a
+    search keeps its rollout)."""
     base = as_spec(base_spec)
     if not grid:
         raise ValueError("the grid is empty; give at least one parameter and its values")
@@ -32,9 +33,7 @@ def grid_specs(base_spec: Spec, grid: Mapping[str, Sequence[float]]) -> list[tup
     points = []
     for combo in itertools.product(*(grid[k] for k in keys_)):
         values = dict(zip(keys_, combo))
-        params = {**dict(base.params), **values}
-        text = base.family + ":" + ",".join(f"{k}={float(v)!r}" for k, v in params.items())
-        points.append((values, parse_spec(text)))
+        points.append((values, base.with_values(values)))
     return points
 
 

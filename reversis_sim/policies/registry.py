@@ -7,7 +7,7 @@ policy: a named preset, a family, or a spec in parentheses (``search:worlds=16,r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from . import search
@@ -75,6 +75,15 @@ class PolicySpec:
     @property
     def family_id(self) -> int:
         return FAMILIES[self.family].family_id
+
+    def with_values(self, values: Mapping[str, float]) -> PolicySpec:
+        """This spec with some parameters set (a search keeps its rollout), parsed again so names and ranges are
+        checked."""
+        params = {**dict(self.params), **{k: float(v) for k, v in values.items()}}
+        text = self.family + ":" + ",".join(f"{k}={fmt(v)}" for k, v in params.items())
+        if self.rollout is not None:
+            text += f",rollout=({self.rollout.text})"
+        return parse_spec(text)
 
     def values(self) -> tuple[float, ...]:
         """The parameter vector, in the family's order; a search's is followed by its rollout's family id and

@@ -45,9 +45,7 @@ class Space:
 
     def spec(self, values: Mapping[str, float]) -> PolicySpec:
         """The policy spec of one point: the base with ``values`` set (parsed, so checked again)."""
-        params = {**dict(self.base.params), **{k: float(v) for k, v in values.items()}}
-        text = self.family + ":" + ",".join(f"{k}={fmt(v)}" for k, v in params.items())
-        return parse_spec(text)
+        return self.base.with_values(values)
 
 
 def _dimension(param: Param, text: str | None) -> Dimension:
