@@ -50,6 +50,9 @@ def main(argv=None) -> int:
     for name, rate in rows:
         print(f"{name:<44}{rate:>14,.0f}{rate / ref:>14,.0f}")
     print(f"all threads vs 1 thread: x{r['speedup_all_threads_vs_1_thread']:.2f}")
+    print(f"end to end (simulate --no-figures, {r['end_to_end_deals']:,} deals): {r['end_to_end_deals_per_s']:,.0f} "
+          f"deals/s, x{r['end_to_end_vs_kernel']:.2f} of the kernel on {r['threads']} threads; "
+          f"{r['disk_bytes_per_deal']:.1f} bytes per deal on disk")
     return 0
 
 

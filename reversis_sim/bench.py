@@ -9,20 +9,28 @@ which compiles the kernel or loads it from the on-disk cache:
 - ``kernel_deals_per_s_1_thread`` / ``..._all_threads``: the numba engine through the engine interface
   (:func:`reversis_sim.engines.get_engine`; allocation of the result columns and their conversion included);
 - ``kernel_core_deals_per_s_1_thread`` / ``..._all_threads``: the compiled kernel alone, writing into buffers that
-  are allocated and touched once beforehand (:func:`reversis_sim.engine.batch.core_runner`).
+  are allocated and touched once beforehand (:func:`reversis_sim.engine.batch.core_runner`);
+- ``end_to_end_deals_per_s``: a whole run written to a run folder as ``simulate --no-figures`` writes it
+  (:func:`reversis_sim.simulate.run`, all threads, in a temporary folder; the kernels are already compiled, so the
+  process's startup is not in it), with ``end_to_end_vs_kernel`` (its ratio to the kernel on all threads through the
+  engine interface) and ``disk_bytes_per_deal`` (the Parquet part files).
 """
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import numba
 
 from .engine.batch import core_runner
 from .engines import get_engine
 from .policies import PolicySpec, parse_seats
+from .record import RunSpec
 from .rules import Rules
+from .simulate import run
 
 
 def _best_rate(fn, n_deals: int, repeat: int) -> float:
@@ -76,10 +84,28 @@ def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_dea
         "kernel_core_deals_per_s_all_threads": _best_rate(lambda: core(all_threads), n, repeat),
         "first_call_s": warmup_s,
     }
+    result.update(end_to_end(rules, specs, n, threads=all_threads, seed=seed))
+    result["end_to_end_vs_kernel"] = result["end_to_end_deals_per_s"] / result["kernel_deals_per_s_all_threads"]
     result["speedup_1_thread_vs_reference"] = result["kernel_deals_per_s_1_thread"] / ref_rate
     result["speedup_all_threads_vs_1_thread"] = (result["kernel_deals_per_s_all_threads"]
                                                  / result["kernel_deals_per_s_1_thread"])
     return result
+
+
+def end_to_end(rules: Rules, seats: Sequence[PolicySpec | str], n_deals: int, *, threads: int | None = None,
+               seed: int = 0) -> dict:
+    """A run of ``n_deals`` deals simulated and written to a temporary run folder (``simulate --no-figures``):
+    ``end_to_end_deals_per_s`` (wall time of :func:`reversis_sim.simulate.run`, one run), ``disk_bytes_per_deal``
+    (the part files), ``end_to_end_deals``."""
+    spec = RunSpec.for_deals(rules, [str(s) for s in seats], deals=n_deals, seed=seed)
+    with tempfile.TemporaryDirectory(prefix="reversis-bench-") as tmp:
+        out = Path(tmp) / "run"
+        t0 = time.perf_counter()
+        report = run(spec, out, threads=threads)
+        wall = time.perf_counter() - t0
+        disk = sum(p.stat().st_size for p in out.glob("part-*.parquet"))
+    deals = report.n_deals_run
+    return {"end_to_end_deals": deals, "end_to_end_deals_per_s": deals / wall, "disk_bytes_per_deal": disk / deals}
 
 
 def measure_search(rules: Rules, settings: Sequence[str], field: str = "tuned", n_deals: int = 2_400, *,

@@ -240,8 +240,9 @@ def register(main: click.Group) -> None:
                   help="With --search: the other seats' policy.")
     @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
     def bench_cmd(rules, seat_specs, deals, threads, search_specs, field, fmt):
-        """Measure, in one run, the deals per second of the reference engine and of the numba kernel on one
-        thread and on all threads, and their ratios (shared machines are noisy: compare ratios, not absolutes).
+        """Measure, in one run, the deals per second of the reference engine, of the numba kernel on one thread
+        and on all threads, and of a whole run written to disk (simulate --no-figures, startup excluded), their
+        ratios and the bytes per deal on disk (shared machines are noisy: compare ratios, not absolutes).
         With --search: the cost of each search setting, deals per second per core and on all threads, the
         searching seat's cards per second, and how many times slower than the --field table (same run).
 
@@ -271,8 +272,11 @@ def register(main: click.Group) -> None:
         ref = r["reference_deals_per_s"]
         for name, key in (("reference (pure Python)", "reference_deals_per_s"),
                           ("kernel, 1 thread", "kernel_deals_per_s_1_thread"),
-                          (f"kernel, {r['threads']} threads", "kernel_deals_per_s_all_threads")):
+                          (f"kernel, {r['threads']} threads", "kernel_deals_per_s_all_threads"),
+                          ("end to end (simulate, no figures)", "end_to_end_deals_per_s")):
             click.echo(f"{name:<32}{r[key]:>14,.0f}{r[key] / ref:>14,.0f}")
+        click.echo(f"end to end / kernel on {r['threads']} threads: {r['end_to_end_vs_kernel']:.2f}; "
+                   f"{r['disk_bytes_per_deal']:.1f} bytes per deal on disk")
         sys.stdout.flush()
 
 

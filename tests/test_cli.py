@@ -141,6 +141,8 @@ def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
     data = json.loads(b.output)
     assert {"reference_deals_per_s", "kernel_deals_per_s_1_thread", "kernel_deals_per_s_all_threads",
             "threads"} <= set(data)
+    assert data["end_to_end_deals"] == data["n_deals"] and data["disk_bytes_per_deal"] > 0
+    assert data["end_to_end_vs_kernel"] == data["end_to_end_deals_per_s"] / data["kernel_deals_per_s_all_threads"]
 
 
 def test_replay_prints_the_same_record_from_either_engine():
