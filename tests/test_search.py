@@ -320,3 +320,12 @@ def test_a_sweep_or_a_tuning_of_a_search_keeps_its_rollout():
     for _, spec in grid_specs(base, {"worlds": [4, 8]}):
         assert spec.rollout == base.rollout and spec.values()[0] in (4, 8)
     assert build_space(base, ["worlds=2,4"]).spec({"worlds": 4}).rollout == base.rollout
+
+
+def test_tuning_a_search_without_values_is_refused_in_one_sentence():
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+
+    r = CliRunner().invoke(main, ["tune", "--base", "search", "--baseline", "tuned", "--budget-deals", "1000"])
+    assert r.exit_code == 2 and "tuning a search needs --param" in r.output and "Traceback" not in r.output, r.output

@@ -84,6 +84,9 @@ def tune(rules: Rules | str, base: Spec, *, baseline: Spec | None = None, field:
     fld = as_spec(field) if field is not None else base_line
     if int(confirm_seed) == int(seed):
         raise ValueError(f"--confirm-seed must differ from --seed ({seed}): the confirmation must run on fresh deals")
+    if FAMILIES[base_spec.family].searches and not params:
+        raise ValueError("tuning a search needs --param with the values to try (e.g. --param worlds=8,16,32): its "
+                         "whole range, up to 4096 worlds a card, would cost hours per candidate")
     space = build_space(base_spec, params)
     block_deals = BLOCK_MATCHES * rules.match_deals
     n_blocks = max(2, -(-int(eval_deals) // block_deals))
