@@ -64,18 +64,26 @@ def consistent(out, n_holders, voids):
 
 
 @njit_nrt_free
-def deal_uniform(key, index, unseen, need, n_holders, out, cards):
-    """Deal the unseen cards uniformly: a Fisher-Yates shuffle of ``unseen`` cut into ``need[h]`` cards per holder.
-    Uses draws ``index ..``; returns the next unused draw index. ``cards``: int64 scratch of 48+ slots."""
-    n = count(unseen)
+def shuffle(key, index, mask, cards):
+    """The cards of ``mask`` into ``cards[:count(mask)]`` in a uniformly random order (Fisher-Yates, draws ``index
+    ..`` of stream ``key``); returns the next unused draw index."""
+    n = count(mask)
     for i in range(n):
-        cards[i] = select(unseen, i)
+        cards[i] = select(mask, i)
     for i in range(n - 1, 0, -1):
         j = below(draw(key, index), i + 1)
         index += 1
         c = cards[i]
         cards[i] = cards[j]
         cards[j] = c
+    return index
+
+
+@njit_nrt_free
+def deal_uniform(key, index, unseen, need, n_holders, out, cards):
+    """Deal the unseen cards uniformly: a Fisher-Yates shuffle of ``unseen`` cut into ``need[h]`` cards per holder.
+    Uses draws ``index ..``; returns the next unused draw index. ``cards``: int64 scratch of 48+ slots."""
+    index = shuffle(key, index, unseen, cards)
     pos = 0
     for h in range(n_holders):
         m = _ZERO
@@ -233,14 +241,7 @@ def deal_exact(key, index, unseen, need, n_holders, voids, table, fact, x, cap, 
             for h in range(n_holders - 1):
                 rest[h] -= x[h]
         # which cards: a uniform shuffle of the suit's unseen cards, cut into the chosen counts
-        for i in range(c):
-            cards[i] = select(suit, i)
-        for i in range(c - 1, 0, -1):
-            k = below(draw(key, index), i + 1)
-            index += 1
-            t = cards[i]
-            cards[i] = cards[k]
-            cards[k] = t
+        index = shuffle(key, index, suit, cards)
         pos = 0
         for h in range(n_holders):
             for i in range(pos, pos + x[h]):
