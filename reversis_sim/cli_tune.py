@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -40,6 +41,20 @@ BUDGET_OPTIONS = [
     click.option("--force", is_flag=True, help="Overwrite an existing tuning folder."),
 ]
 
+
+
+@contextmanager
+def _faults(out):
+    """What ``tune`` and ``best-response`` turn into one sentence: bad input (exit 2), a run folder's refusal
+    (exit 1), an operating-system fault naming ``out`` (exit 1)."""
+    try:
+        yield
+    except (ValueError, PolicySpecError, RulesError) as e:  # bad input (SpaceError is a ValueError)
+        raise click.UsageError(str(e)) from None
+    except RunError as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
 
 def with_budget_options(f):
     for option in reversed(BUDGET_OPTIONS):
@@ -123,7 +138,7 @@ def register(main: click.Group) -> None:
         kw = dict(params=params, budget_deals=budget_deals, eval_deals=eval_deals, seed=seed,
                   confirm_seed=confirm_seed, confirm_deals=confirm_deals, optimizer=optimizer, engine=engine,
                   threads=threads, on_trial=_progress(fmt))
-        try:
+        with _faults(out):
             if out is not None:
                 check_out(Path(out), force, "tune")
             if rounds:
@@ -132,12 +147,6 @@ def register(main: click.Group) -> None:
             result = tune(rules, base, baseline=baseline, field=fld, **kw)
             if out is not None:
                 _write(out, "tune", result, rules, {}, force)
-        except (ValueError, PolicySpecError, RulesError) as e:  # bad input (SpaceError is a ValueError)
-            raise click.UsageError(str(e)) from None
-        except RunError as e:
-            raise click.ClickException(str(e)) from None
-        except OSError as e:
-            raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
         if fmt == "json":
             click.echo(json.dumps(json_ready(result.summary()), indent=2))
             return
@@ -164,7 +173,7 @@ def register(main: click.Group) -> None:
         """
         rules = with_rule_overrides(rules, rule_overrides)
         confirm_seed = seed + 1 if confirm_seed is None else confirm_seed
-        try:
+        with _faults(out):
             if out is not None:
                 check_out(Path(out), force, "best-response")
             result = best_response(rules, field, base=base, params=params, budget_deals=budget_deals,
@@ -173,12 +182,6 @@ def register(main: click.Group) -> None:
                                    on_trial=_progress(fmt))
             if out is not None:
                 _write(out, "best-response", result, rules, {"exploited": field}, force)
-        except (ValueError, PolicySpecError, RulesError) as e:  # bad input (SpaceError is a ValueError)
-            raise click.UsageError(str(e)) from None
-        except RunError as e:
-            raise click.ClickException(str(e)) from None
-        except OSError as e:
-            raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
         if fmt == "json":
             click.echo(json.dumps(json_ready({**result.summary(), "exploited": field}), indent=2))
             return
