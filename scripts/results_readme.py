@@ -33,34 +33,19 @@ def _load(name: str):
     return json.loads(path.read_text()), json.loads((ROOT / name / "manifest.json").read_text())
 
 
-def tuned_section() -> list[str]:
-    """Each rule set's tuned players beside `avoid`: the headline tables side by side."""
-    out = []
-    for base_name, tuned_name in TUNED_PAIRS:
-        body = side_by_side(base_name, tuned_name, "avoid", "tuned")
-        if body and not out:
-            out += ["## Tuned players beside avoid", "",
-                    "Four copies of the tuned preset of each rule set (`docs/strength.md`: found by self-play with "
-                    "`reversis-sim tune`, confirmed on fresh deals) against four copies of `avoid`, the same seed and "
-                    "deal count. Fish per deal by position, the Quinola's fate and its holder's balance, reversis and "
-                    "espagnolette rates.", ""]
-        out += body
-    return out
+TUNED_INTRO = ("Four copies of the tuned preset of each rule set (`docs/strength.md`: found by self-play with "
+               "`reversis-sim tune`, confirmed on fresh deals) against four copies of `avoid`, the same seed and "
+               "deal count. Fish per deal by position, the Quinola's fate and its holder's balance, reversis and "
+               "espagnolette rates.")
+STRONG_INTRO = ("Four copies of the search player (`search`, docs/search.md: 16 worlds per card, rollouts by the tuned "
+                "preset, which it beats on fresh deals) beside four copies of the tuned heuristic, the same seed; the "
+                "search costs more, so it plays fewer deals (the intervals say how many were enough).")
 
 
-def strong_section() -> list[str]:
-    """Strong play: the search player in every seat beside the tuned heuristic in every seat (issue 15)."""
-    out = []
-    for base_name, strong_name in STRONG_PAIRS:
-        body = side_by_side(base_name, strong_name, "tuned", "search")
-        if body and not out:
-            out += ["## Strong play: the search player in every seat", "",
-                    "Four copies of the search player (`search`, docs/search.md: 16 worlds per card, rollouts by the "
-                    "tuned preset, which it beats on fresh deals) beside four copies of the tuned heuristic, the same "
-                    "seed; the search costs more, so it plays fewer deals (the intervals say how many were enough).",
-                    ""]
-        out += body
-    return out
+def pairs_section(pairs, label_a: str, label_b: str, title: str, intro: str) -> list[str]:
+    """A section of runs side by side, one pair of runs per rule set (none found: no section)."""
+    body = [line for a, b in pairs for line in side_by_side(a, b, label_a, label_b)]
+    return [f"## {title}", "", intro, "", *body] if body else []
 
 
 def side_by_side(base_name: str, other_name: str, label_a: str, label_b: str) -> list[str]:
@@ -183,8 +168,9 @@ def main() -> int:
                   "`modern` family and `parlett_52` have no talon. Fish are not comparable in size across rule sets "
                   "(the `modern` family pays penalty counters and a pot that never carries over, hence balances near "
                   "zero).", ""]
-    lines += tuned_section()
-    lines += strong_section()
+    lines += pairs_section(TUNED_PAIRS, "avoid", "tuned", "Tuned players beside avoid", TUNED_INTRO)
+    lines += pairs_section(STRONG_PAIRS, "tuned", "search", "Strong play: the search player in every seat",
+                           STRONG_INTRO)
     (ROOT / "README.md").write_text("\n".join(lines))
     print(f"wrote {ROOT / 'README.md'}")
     return 0
