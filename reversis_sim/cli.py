@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import textwrap
@@ -29,11 +30,13 @@ from .record import (
     MAX_CHUNK_DEALS,
     MAX_DEALS,
     MAX_MATCH_DEALS,
+    SCHEMA_VERSION,
     RunSpec,
     completed_chunks,
     read_manifest,
     repair_manifest,
 )
+from .record.upgrade import upgrade as upgrade_folder
 from .rules import PRESETS, RulesError, get_preset
 from .simulate import run
 
@@ -157,10 +160,30 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
     show = not quiet and sys.stderr.isatty()
     kept = ("every chunk written so far is kept: fix that (free space, permissions, or choose another --out) and "
             "run the same command with --resume")
+    paths: list = []
+
+    def finish(report) -> None:
+        """What follows the run, while the folder's lock is still held (no ``--force`` run replaces the parts under
+        the summary): the report, the summary, the figures."""
+        bars.close()
+        if report.repaired:
+            click.echo(f"rebuilt the lost manifest of {out} from its part files", err=True)
+        if not quiet:
+            click.echo(f"wrote {report.n_deals_run} deals ({report.n_chunks_run} of {report.n_chunks_total} chunks) "
+                       f"to {out}", err=True)
+        with folder_errors(out, f"the run itself is complete: fix that and draw the figures with 'reversis-sim plot "
+                                f"{out}'"):
+            _print_summary(out, fmt)
+            if figures:
+                from .plot import write_figures
+
+                paths.extend(write_figures(out, formats=("png",)))
+
     try:
-        with folder_errors(out, kept), click.progressbar(
+        with folder_errors(out, kept), contextlib.ExitStack() as bars:
+            bar = bars.enter_context(click.progressbar(
                 length=spec.n_matches * spec.match_deals, label="deals", file=sys.stderr, hidden=not show,
-                show_pos=True, show_eta=True, item_show_func=lambda rate: rate) as bar:
+                show_pos=True, show_eta=True, item_show_func=lambda rate: rate))
             started = time.perf_counter()
             done = [0]
 
@@ -169,25 +192,14 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
                 rate = done[0] / max(time.perf_counter() - started, 1e-9)
                 bar.update(n, f"{rate:,.0f} deals/s")
 
-            report = run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress)
+            run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress,
+                then=finish)
     except KeyboardInterrupt:
         done = len(completed_chunks(read_manifest(out))) if Path(out, "manifest.json").exists() else 0
         again = _resume_command(rules.name, rule_overrides, seats, deals, match_deals, seed, out, chunk_matches)
         click.echo(f"\ninterrupted: {done} of {spec.n_chunks} chunks are saved in {out}; continue with:\n  {again}",
                    err=True)
         sys.exit(130)
-    if report.repaired:
-        click.echo(f"rebuilt the lost manifest of {out} from its part files", err=True)
-    if not quiet:
-        click.echo(f"wrote {report.n_deals_run} deals ({report.n_chunks_run} of {report.n_chunks_total} chunks) "
-                   f"to {out}", err=True)
-    with folder_errors(out, f"the run itself is complete: fix that and draw the figures with 'reversis-sim plot "
-                            f"{out}'"):
-        _print_summary(out, fmt)
-        if figures:
-            from .plot import write_figures
-
-            paths = write_figures(out, formats=("png",))
     if figures:
         if fmt == "text":
             click.echo(f"{len(paths)} figures in {Path(out) / 'figures'} (reversis-sim plot {out} adds SVG)")
@@ -221,9 +233,9 @@ def _print_summary(out, fmt) -> None:
                f"espagnolette: declared {summary['espagnolette_declared']}, made {summary['espagnolette_made']}")
 
 
-TABLES = ("fish_by_seat", "fish_by_seat_zero_sum", "fish_by_position", "fish_by_policy", "quinola_fate",
-          "quinola_fate_by_hearts",
-          "quinola_fate_by_position", "quinola_cost", "quinola_others_pay", "reversis_rates")
+TABLES = ("fish_by_seat", "fish_by_seat_zero_sum", "fish_by_position", "fish_by_policy", "fish_by_reason",
+          "quinola_fate", "quinola_fate_by_hearts", "quinola_fate_by_position", "quinola_cost", "quinola_others_pay",
+          "reversis_rates")
 
 
 @main.command()
@@ -297,6 +309,24 @@ def repair(run_dir):
                  "finish it with the simulate command that started it, and --resume")
     click.echo(f"rebuilt {Path(run_dir) / 'manifest.json'} from the parts: {manifest['rules']}, seed "
                f"{manifest['seed']}, {done:,} of {total:,} chunks complete; {next_step}")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path())
+def upgrade(run_dir):
+    """Rewrite a run folder of schema version 1 (one table with a paid and a received column per reason) in
+    version 2 (a lean seat table and a payments table, docs/schema.md), in place and row for row; run it again to
+    finish an interrupted upgrade.
+
+    \b
+    Example:
+      reversis-sim upgrade results/demo
+    """
+    with folder_errors(run_dir, "fix that and upgrade again"):
+        done, before = upgrade_folder(run_dir)
+    click.echo(f"upgraded {run_dir} to schema version {SCHEMA_VERSION}: {done:,} chunks rewritten"
+               + (f", {before:,} already done by an earlier upgrade" if before else "")
+               + f"; analyze it with 'reversis-sim analyze {run_dir}'")
 
 
 @main.command("rules")

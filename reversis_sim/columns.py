@@ -1,60 +1,121 @@
-"""Per-deal result columns: the common output of both engines' batch mode, and the input of the Parquet layer.
+"""A chunk of deals as both engines return it: the run table's two tables (schema version 2, ``docs/schema.md``) in
+the very layout their Arrow columns take, so that writing a part file copies nothing.
 
-One row per deal. Per-seat values are ``(n_deals, n_seats)`` arrays; money by reason is
-``(n_deals, n_parties, n_reasons)`` where party ``n_seats`` is the pool. :func:`from_records` builds the columns from
-reference deal records; it is the oracle for the kernel's columns (a test requires them equal).
+- **Seat rows**: one row per (deal, seat), deals in (match, deal) order and seats in order inside a deal (row
+  ``deal_index * n_seats + seat``). The columns live in four blocks by dtype, one block row per column
+  (:data:`I8`, :data:`I16`, :data:`I64`, and ``match`` alone as ``uint32``), so each column is one contiguous array.
+  Per-deal values (the pool, the Quinola, the party, the reversis, the espagnolette) repeat on each seat's row.
+- **Payments**: one row per non-zero (deal, seat, reason, direction): what a seat received with a reason (a positive
+  ``amount``) or paid (negative), summed over the deal. A seat's amounts add up to its ``fish``; the pool is not a
+  row's seat (its flows are the seats' ``to_pool`` and ``from_pool``). Rows come in deal order and, inside a deal,
+  by seat, then reason code, paid before received.
+
+:func:`from_records` builds a chunk from reference deal records: the oracle for the kernel's chunks (a test requires
+them equal, array for array). The numba engine fills the blocks directly (:mod:`reversis_sim.engine.rows`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import cards as C
-from .game import POOL, REASONS, espagnolette_eligible
+from .game import POOL, QUINOLA_PAID, QUINOLA_RECEIVED, REASONS, espagnolette_eligible
 from .game import quinola_fate as fate_of_tricks
 from .rules import Rules
 
 N_REASONS = len(REASONS)
 
-#: name -> (dtype, per-seat?)  ``per-seat`` columns have shape (n, n_seats); money columns are listed apart.
-DEAL_COLUMNS: dict[str, tuple[str, bool]] = {
-    "match": ("int64", False),
-    "deal": ("int16", False),
-    "dealer": ("int8", False),
-    "pool_before": ("int64", False),
-    "pool_after": ("int64", False),
-    "fish": ("int64", True),
-    "card_points": ("int16", True),
-    "tricks_won": ("int16", True),
-    "hearts_at_lead": ("int8", True),  # hearts each seat held at the first lead
-    "to_pool": ("int64", True),  # everything each seat paid into the pool this deal
-    "from_pool": ("int64", True),  # everything each seat took out of the pool this deal
-    "quinola_holder": ("int8", False),  # seat holding the J♥ at the first lead, -1 if in the talon
-    "quinola_fate": ("int8", False),  # index into reversis_sim.game.FATES
-    "quinola_trick": ("int8", False),  # 1-based trick the J♥ was played in, 0 if never
-    "party_winner": ("int8", False),  # -1 if cancelled
-    "party_loser": ("int8", False),  # -1 unless the preset has one payer
-    "party_value": ("int16", False),  # bonus + talon points (paid or not)
-    "reversis_seat": ("int8", False),  # committed seat, -1 if none
-    "reversis_made": ("bool", False),
-    "reversis_breaker": ("int8", False),
-    "espagnolette_eligible": ("int8", False),  # the eligible seat after the exchange, -1 if none
-    "espagnolette_seat": ("int8", False),  # the declarer, -1 if none
-    "espagnolette_made": ("bool", False),
-}
-MONEY_COLUMNS = ("paid", "received")  # int64 (n, n_seats + 1, N_REASONS); party n_seats = the pool
+I8 = ("seat", "dealer", "position", "tricks_won", "hearts_at_lead", "quinola_holder", "quinola_fate",
+      "quinola_trick", "party_winner", "party_loser", "reversis_seat", "reversis_made", "reversis_breaker",
+      "espagnolette_eligible", "espagnolette_seat", "espagnolette_made")
+"""The ``int8`` block's columns, in block order (``reversis_made`` and ``espagnolette_made`` are 0/1, read as
+``bool``; ``quinola_fate`` is an index into :data:`reversis_sim.game.FATES`)."""
+I16 = ("deal", "card_points", "party_value")
+"""The ``int16`` block: deals per match are at most 10,000, card points and the party's value far below 32,767."""
+I64 = ("fish", "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after")
+"""The ``int64`` block, the chips: a pool that doubles (R25) can double in every deal of a match, so no narrower
+type holds every match the rules allow (the kernel refuses a pool past 2**60, where a doubling could overflow)."""
+BOOLS = ("reversis_made", "espagnolette_made")
+PER_SEAT = frozenset({"seat", "position", "tricks_won", "hearts_at_lead", "card_points", "fish", "to_pool",
+                      "from_pool", "quinola_net"})
+"""The columns that differ between the seats of a deal; every other column is the deal's, on each seat's row."""
+SEAT_COLUMNS = ("match", "deal", "seat", "dealer", "position", "fish", "card_points", "tricks_won", "hearts_at_lead",
+                "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after", "quinola_holder", "quinola_fate",
+                "quinola_trick", "party_winner", "party_loser", "party_value", "reversis_seat", "reversis_made",
+                "reversis_breaker", "espagnolette_eligible", "espagnolette_seat", "espagnolette_made")
+"""Every seat-row column in table order (the Parquet schema adds ``policy`` after ``position``)."""
+PAYMENT_COLUMNS = {"match": "uint32", "deal": "int16", "seat": "int8", "reason": "int8", "amount": "int64"}
+"""The payments' columns and dtypes (``reason``: an index into :data:`reversis_sim.game.REASONS`)."""
+_BLOCK = {**{n: ("i8", k) for k, n in enumerate(I8)}, **{n: ("i16", k) for k, n in enumerate(I16)},
+          **{n: ("i64", k) for k, n in enumerate(I64)}}
+assert sorted(SEAT_COLUMNS) == sorted([*_BLOCK, "match"])
 
 
-def empty(n_deals: int, n_seats: int = 4) -> dict[str, np.ndarray]:
-    """Zeroed columns for ``n_deals`` deals (the kernels fill arrays of exactly this layout)."""
-    out = {}
-    for name, (dtype, per_seat) in DEAL_COLUMNS.items():
-        out[name] = np.zeros((n_deals, n_seats) if per_seat else n_deals, dtype=dtype)
-    for name in MONEY_COLUMNS:
-        out[name] = np.zeros((n_deals, n_seats + 1, N_REASONS), dtype="int64")
-    return out
+@dataclass
+class Chunk:
+    """The deals of some matches, as seat rows (blocks ``match``, ``i8``, ``i16``, ``i64``) and payments."""
+
+    n_seats: int
+    match: np.ndarray  # uint32 (rows,)
+    i8: np.ndarray  # int8 (len(I8), rows)
+    i16: np.ndarray  # int16 (len(I16), rows)
+    i64: np.ndarray  # int64 (len(I64), rows)
+    payments: dict[str, np.ndarray]  # PAYMENT_COLUMNS, one array each
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.match)
+
+    @property
+    def n_deals(self) -> int:
+        return len(self.match) // self.n_seats
+
+    def column(self, name: str) -> np.ndarray:
+        """One seat-row column, ``(rows,)``, without a copy."""
+        if name == "match":
+            return self.match
+        block, k = _BLOCK[name]
+        col = getattr(self, block)[k]
+        return col.view(np.bool_) if name in BOOLS else col
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        """A column per deal: ``(deals, seats)`` for a per-seat column, ``(deals,)`` for the deal's own (views)."""
+        col = self.column(name)
+        return col.reshape(-1, self.n_seats) if name in PER_SEAT else col[::self.n_seats]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Every column of both tables, named (payments as ``payments.<name>``): for comparisons and tests."""
+        out = {name: self.column(name) for name in SEAT_COLUMNS}
+        out.update({f"payments.{k}": v for k, v in self.payments.items()})
+        return out
+
+    def keep_deals(self, keep: np.ndarray) -> Chunk:
+        """The chunk restricted to the deals where ``keep`` (bool, one per deal) is true (payments of the other
+        deals must already be absent)."""
+        rows = np.repeat(keep, self.n_seats)
+        return Chunk(self.n_seats, self.match[rows], self.i8[:, rows], self.i16[:, rows], self.i64[:, rows],
+                     self.payments)
+
+
+def empty(n_deals: int, n_seats: int = 4, n_payments: int = 0) -> Chunk:
+    """A zeroed chunk of ``n_deals`` deals and ``n_payments`` payment rows."""
+    rows = n_deals * n_seats
+    return Chunk(n_seats, np.zeros(rows, np.uint32), np.zeros((len(I8), rows), np.int8),
+                 np.zeros((len(I16), rows), np.int16), np.zeros((len(I64), rows), np.int64),
+                 {k: np.zeros(n_payments, dt) for k, dt in PAYMENT_COLUMNS.items()})
+
+
+def concat(chunks: Sequence[Chunk]) -> Chunk:
+    """Chunks of consecutive matches, as one."""
+    if not chunks:
+        raise ValueError("concat needs at least one chunk")
+    return Chunk(chunks[0].n_seats, np.concatenate([c.match for c in chunks]),
+                 np.concatenate([c.i8 for c in chunks], axis=1), np.concatenate([c.i16 for c in chunks], axis=1),
+                 np.concatenate([c.i64 for c in chunks], axis=1),
+                 {k: np.concatenate([c.payments[k] for c in chunks]) for k in PAYMENT_COLUMNS})
 
 
 def quinola_fate(record: dict) -> tuple[int, int]:
@@ -62,44 +123,84 @@ def quinola_fate(record: dict) -> tuple[int, int]:
     return fate_of_tricks([C.parse(c) for c in trick["cards"]] for trick in record["tricks"])
 
 
-def from_records(records: Sequence[dict], rules: Rules) -> dict[str, np.ndarray]:
-    """Columns of reference deal records of one rule set, in order."""
-    n_seats = rules.n_seats
-    out = empty(len(records), n_seats)
-    pool = n_seats
+def payment_rows(record: dict, n_seats: int) -> list[tuple[int, int, int]]:
+    """A deal record's payment rows, (seat, reason code, amount): each seat's total paid (-) and received (+) by
+    reason, non-zero ones only, by seat, then reason code, what was paid before what was received."""
+    totals: dict[tuple[int, int, int], int] = {}
+    for p in record["payments"]:
+        k = REASONS.index(p["reason"])
+        for party, sign in ((p["from"], -1), (p["to"], 1)):
+            if party != POOL:
+                totals[(party, k, sign)] = totals.get((party, k, sign), 0) + p["amount"]
+    assert all(0 <= seat < n_seats for seat, _, _ in totals)
+    return [(seat, k, sign * total) for (seat, k, sign), total in sorted(totals.items()) if total]
+
+
+def quinola_net(record: dict, n_seats: int) -> list[int]:
+    """What the J♥ moved to (+) or from (-) each seat in a deal record (:data:`reversis_sim.game.QUINOLA_PAID`)."""
+    net = [0] * n_seats
+    for p in record["payments"]:
+        if p["reason"] in QUINOLA_RECEIVED and p["to"] != POOL:
+            net[p["to"]] += p["amount"]
+        if p["reason"] in QUINOLA_PAID and p["from"] != POOL:
+            net[p["from"]] -= p["amount"]
+    return net
+
+
+def from_records(records: Sequence[dict], rules: Rules) -> Chunk:
+    """The chunk of reference deal records of one rule set, in order."""
+    ns = rules.n_seats
     talon_points = rules.tables.talon_points
-    for i, rec in enumerate(records):
+    deal: dict[str, list] = {name: [] for name in SEAT_COLUMNS if name not in PER_SEAT}
+    seat: dict[str, list] = {name: [] for name in PER_SEAT}
+    pay: dict[str, list] = {k: [] for k in PAYMENT_COLUMNS}
+    for rec in records:
         res = rec["result"]
         hands = [[C.parse(c) for c in h] for h in rec["hands"]]
-        for name in ("match", "deal", "dealer", "pool_before"):
-            out[name][i] = rec[name]
-        out["pool_after"][i] = res["pool_after"]
-        out["fish"][i] = res["fish"]
-        out["card_points"][i] = res["card_points"]
-        out["tricks_won"][i] = res["tricks_won"]
-        out["hearts_at_lead"][i] = [sum(1 for c in h if C.suit_of(c) == C.HEARTS) for h in hands]
-        out["quinola_holder"][i] = next((s for s, h in enumerate(hands) if C.QUINOLA in h), -1)
-        out["quinola_fate"][i], out["quinola_trick"][i] = quinola_fate(rec)
-        out["party_winner"][i] = -1 if res["party_winner"] is None else res["party_winner"]
-        out["party_loser"][i] = -1 if res.get("party_loser") is None else res["party_loser"]
-        out["party_value"][i] = rules.party_bonus + sum(talon_points[C.parse(c)] for c in rec["talon"])
-        rv = res["reversis"]
-        out["reversis_seat"][i] = -1 if rv is None else rv["seat"]
-        out["reversis_made"][i] = bool(rv and rv["made"])
-        out["reversis_breaker"][i] = -1 if rv is None or rv["breaker"] is None else rv["breaker"]
+        rv, esp = res["reversis"], res["espagnolette"]
         eligible = [s for s, h in enumerate(hands) if espagnolette_eligible(rules, h)]
-        out["espagnolette_eligible"][i] = eligible[0] if eligible and rules.espagnolette_enabled else -1
-        esp = res["espagnolette"]
-        out["espagnolette_seat"][i] = -1 if esp is None else esp["seat"]
-        out["espagnolette_made"][i] = bool(esp and esp["made"])
+        fate, trick = quinola_fate(rec)
+        values = {
+            "match": rec["match"], "deal": rec["deal"], "dealer": rec["dealer"], "pool_before": rec["pool_before"],
+            "pool_after": res["pool_after"],
+            "quinola_holder": next((s for s, h in enumerate(hands) if C.QUINOLA in h), -1),
+            "quinola_fate": fate, "quinola_trick": trick,
+            "party_winner": -1 if res["party_winner"] is None else res["party_winner"],
+            "party_loser": -1 if res.get("party_loser") is None else res["party_loser"],
+            "party_value": rules.party_bonus + sum(talon_points[C.parse(c)] for c in rec["talon"]),
+            "reversis_seat": -1 if rv is None else rv["seat"], "reversis_made": bool(rv and rv["made"]),
+            "reversis_breaker": -1 if rv is None or rv["breaker"] is None else rv["breaker"],
+            "espagnolette_eligible": eligible[0] if eligible and rules.espagnolette_enabled else -1,
+            "espagnolette_seat": -1 if esp is None else esp["seat"],
+            "espagnolette_made": bool(esp and esp["made"]),
+        }
+        for name, v in values.items():
+            deal[name].append(v)
+        to_pool, from_pool = [0] * ns, [0] * ns
         for p in rec["payments"]:
-            k = REASONS.index(p["reason"])
-            payer = pool if p["from"] == POOL else p["from"]
-            payee = pool if p["to"] == POOL else p["to"]
-            out["paid"][i, payer, k] += p["amount"]
-            if payee == pool:
-                out["to_pool"][i, payer] += p["amount"]
-            if payer == pool:
-                out["from_pool"][i, payee] += p["amount"]
-            out["received"][i, payee, k] += p["amount"]
+            if p["to"] == POOL:
+                to_pool[p["from"]] += p["amount"]
+            if p["from"] == POOL:
+                from_pool[p["to"]] += p["amount"]
+        per_seat = {
+            "seat": list(range(ns)), "position": [(s - rec["dealer"]) % ns for s in range(ns)],
+            "fish": res["fish"], "card_points": res["card_points"], "tricks_won": res["tricks_won"],
+            "hearts_at_lead": [sum(1 for c in h if C.suit_of(c) == C.HEARTS) for h in hands],
+            "to_pool": to_pool, "from_pool": from_pool, "quinola_net": quinola_net(rec, ns),
+        }
+        for name, v in per_seat.items():
+            seat[name].append(v)
+        for s, k, amount in payment_rows(rec, ns):
+            for name, v in (("match", rec["match"]), ("deal", rec["deal"]), ("seat", s), ("reason", k),
+                            ("amount", amount)):
+                pay[name].append(v)
+    out = empty(len(records), ns, len(pay["match"]))
+    for name in SEAT_COLUMNS:
+        col = out.column(name)
+        if name in PER_SEAT:
+            col[...] = np.asarray(seat[name], dtype=np.int64).reshape(-1) if records else 0
+        else:
+            col[...] = np.repeat(np.asarray(deal[name], dtype=np.int64), ns) if records else 0
+    for k, dt in PAYMENT_COLUMNS.items():
+        out.payments[k][...] = np.asarray(pay[k], dtype=dt)
     return out

@@ -62,7 +62,7 @@ _ENGINE_DIR = _PACKAGE_DIR / "engine"
 # Jitted code lives in kernel/, engine/, policies/ (the families, their helpers, the dispatch built from the registry),
 # bits.py and keys_nb.py. Modules there without jitted code need not recompile the kernels when edited. Also
 # watched: the package files whose constants the kernels freeze in (card codes, key constants and decision indices,
-# the payment reason and Quinola fate numbers) and this file (the options).
+# the payment reason and Quinola fate numbers, the run table's block rows) and this file (the options).
 _PURE_PYTHON = {"kernel/__init__.py", "engine/__init__.py", "engine/batch.py", "engine/seats.py", "engine/stress.py",
                 "engine/trace.py", "policies/__init__.py", "policies/family.py", "policies/seat_policy.py",
                 "policies/view.py"}
@@ -71,7 +71,8 @@ _JITTED_OUTSIDE = ("bits.py", "keys_nb.py")
 WATCHED_FILES = tuple(
     p for d in _JITTED_DIRS for p in sorted(d.rglob("*.py"))
     if p.relative_to(_PACKAGE_DIR).as_posix() not in _PURE_PYTHON) + tuple(
-    _PACKAGE_DIR / name for name in _JITTED_OUTSIDE + ("jit.py", "cards.py", "keys.py", "game/vocabulary.py"))
+    _PACKAGE_DIR / name
+    for name in _JITTED_OUTSIDE + ("jit.py", "cards.py", "keys.py", "columns.py", "game/vocabulary.py"))
 
 
 @functools.cache

@@ -30,19 +30,25 @@ class RunReport:
 
 
 def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = False, engine: str = "numba",
-        threads: int | None = None, progress: Callable[[int], None] | None = None) -> RunReport:
+        threads: int | None = None, progress: Callable[[int], None] | None = None,
+        then: Callable[[RunReport], None] | None = None) -> RunReport:
     """Simulate a run into a run folder (creating it, or resuming it), chunk by chunk.
 
-    ``progress`` is called with the number of deals added after each chunk is written. An exception or
-    KeyboardInterrupt stops the run after the chunk being written completes; every completed chunk stays on disk.
+    ``progress`` is called with the number of deals added after each chunk is written; ``then`` with the report
+    once the last chunk is written, while the folder's lock is still held (a summary read there cannot meet another
+    writer's ``--force``). An exception or KeyboardInterrupt stops the run after the chunk being written completes;
+    every completed chunk stays on disk.
     """
     rules = spec.resolved_rules()
     seats = parse_seats(spec.seats, rules.n_seats)
     play = get_engine(engine)
     play.check(rules)
     folder = RunFolder.resume(out, spec) if resume else RunFolder.create(out, spec, force=force)
-    with folder:  # the folder's lock is held until the last chunk is written (or the run stops)
-        return _fill(folder, rules, seats, play, threads, progress)
+    with folder:  # the folder's lock is held until the last chunk is written and ``then`` returns (or the run stops)
+        report = _fill(folder, rules, seats, play, threads, progress)
+        if then is not None:
+            then(report)
+        return report
 
 
 def _fill(folder: RunFolder, rules, seats, play, threads, progress) -> RunReport:

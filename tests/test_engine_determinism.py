@@ -14,8 +14,15 @@ SEATS = parse_seats(["random"])
 N_MATCHES = 150  # not a multiple of the kernel's block of 16 matches
 
 
-def _bytes(cols):
-    return {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in cols.items()}
+def _bytes(chunk):
+    return {k: (v.dtype.str, v.shape, v.tobytes()) for k, v in chunk.arrays().items()}
+
+
+def _payments_by_deal(chunk):
+    """Each deal's payment amounts summed (its seats' fish, since the pool is no row's seat)."""
+    p = chunk.payments
+    first = np.searchsorted(chunk["match"], p["match"])  # the match's first deal
+    return np.bincount(first + p["deal"].astype(np.int64), weights=p["amount"], minlength=chunk.n_deals)
 
 
 @pytest.fixture(scope="module")
@@ -24,10 +31,11 @@ def one_thread():
 
 
 def test_layout_is_the_columns_contract(one_thread):
-    want = columns.empty(N_MATCHES * 12)
-    assert list(one_thread) == list(want)
+    want = columns.empty(N_MATCHES * 12, n_payments=len(one_thread.payments["match"])).arrays()
+    got = one_thread.arrays()
+    assert list(got) == list(want)
     for k in want:
-        assert one_thread[k].dtype == want[k].dtype and one_thread[k].shape == want[k].shape, k
+        assert got[k].dtype == want[k].dtype and got[k].shape == want[k].shape, k
     assert np.array_equal(one_thread["match"], np.repeat(np.arange(5, 5 + N_MATCHES), 12))
     assert np.array_equal(one_thread["deal"], np.tile(np.arange(12), N_MATCHES))
 
@@ -45,8 +53,7 @@ def test_chunking_does_not_change_a_byte(one_thread, cuts):
     edges = [0, *cuts, N_MATCHES]
     parts = [play_matches(PRESETS["parlett"], SEATS, seed=123, first_match=5 + a, n_matches=b - a, threads=1)
              for a, b in zip(edges, edges[1:])]
-    joined = {k: np.concatenate([p[k] for p in parts]) for k in one_thread}
-    assert _bytes(joined) == _bytes(one_thread)
+    assert _bytes(columns.concat(parts)) == _bytes(one_thread)
 
 
 def test_match_deals_and_seed_change_the_rows(one_thread):
@@ -57,7 +64,7 @@ def test_match_deals_and_seed_change_the_rows(one_thread):
     other = play_matches(PRESETS["parlett"], SEATS, seed=124, first_match=5, n_matches=3)
     assert not np.array_equal(other["fish"], one_thread["fish"][:36])
     empty = play_matches(PRESETS["parlett"], SEATS, seed=123, first_match=0, n_matches=0)
-    assert all(len(v) == 0 for v in empty.values())
+    assert all(len(v) == 0 for v in empty.arrays().values())
 
 
 def test_chips_are_conserved(one_thread):
@@ -65,7 +72,7 @@ def test_chips_are_conserved(one_thread):
     net = c["fish"].sum(axis=1) + (c["pool_after"] - c["pool_before"])
     assert not net.any()
     assert np.array_equal(c["to_pool"].sum(axis=1) - c["from_pool"].sum(axis=1), c["pool_after"] - c["pool_before"])
-    assert np.array_equal(c["paid"].sum(axis=(1, 2)), c["received"].sum(axis=(1, 2)))
+    assert np.array_equal(_payments_by_deal(c), c["fish"].sum(axis=1))
     # the pool carries from deal to deal inside a match, and a match starts empty
     pools = c["pool_before"].reshape(N_MATCHES, 12)
     assert not pools[:, 0].any()
@@ -82,9 +89,8 @@ def test_other_tables_are_deterministic_and_conserve_chips(name):
     every = play_matches(rules, seats, seed=9, first_match=3, n_matches=40)
     parts = [play_matches(rules, seats, seed=9, first_match=a, n_matches=b - a, threads=1)
              for a, b in ((3, 20), (20, 21), (21, 43))]
-    joined = {k: np.concatenate([p[k] for p in parts]) for k in one}
-    assert _bytes(every) == _bytes(one) == _bytes(joined)
-    assert one["fish"].shape[1] == rules.n_seats and one["paid"].shape[1] == rules.n_seats + 1
+    assert _bytes(every) == _bytes(one) == _bytes(columns.concat(parts))
+    assert one["fish"].shape[1] == rules.n_seats and one.n_rows == rules.n_seats * one.n_deals
     matches, start, n_deals = np.unique(one["match"], return_index=True, return_counts=True)
     assert matches.tolist() == list(range(3, 43))
     for s, k in zip(start, n_deals):
@@ -95,7 +101,7 @@ def test_other_tables_are_deterministic_and_conserve_chips(name):
         assert (n_deals == rules.match_deals).all()
     net = one["fish"].sum(axis=1) + (one["pool_after"] - one["pool_before"])
     assert not net.any()
-    assert np.array_equal(one["paid"].sum(axis=(1, 2)), one["received"].sum(axis=(1, 2)))
+    assert np.array_equal(_payments_by_deal(one), one["fish"].sum(axis=1))
     if not rules.pool_persists:
         assert not one["pool_before"].any()
     if rules.dealer_sits_out:  # the dealer takes no part: no cards, no tricks, only his share of the bête

@@ -5,12 +5,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reversis_sim.analysis import fish_by, load_run, quinola_risk, reversis_rates, stats
+from reversis_sim.analysis import fish_by, fish_by_reason, load_payments, load_run, quinola_risk, reversis_rates, stats
+from reversis_sim.game import QUINOLA_PAID, QUINOLA_RECEIVED
 from reversis_sim.record import RunSpec
 from reversis_sim.rules import PARLETT
 from reversis_sim.simulate import run
-
-REASONS = ("quinola_dumped", "quinola_forced", "quinola_led")
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +21,20 @@ def rows(tmp_path_factory):
     df = lf.collect().to_pandas()
     df["policy"] = df["policy"].astype(str)
     df["quinola_fate"] = df["quinola_fate"].astype(str)
-    return lf, df
+    pay = load_payments(out).collect().to_pandas()
+    pay["reason"] = pay["reason"].astype(str)
+    pay["policy"] = pay["policy"].astype(str)
+    # what the J♥ moved to or from each seat, from the payments table (not from the seat rows' quinola_net)
+    q = pay[(pay["reason"].isin(QUINOLA_RECEIVED) & (pay["amount"] > 0))
+            | (pay["reason"].isin(QUINOLA_PAID) & (pay["amount"] < 0))]
+    net = q.groupby(["match", "deal", "seat"])["amount"].sum().rename("net_from_payments")
+    df = df.join(net, on=["match", "deal", "seat"]).fillna({"net_from_payments": 0})
+    return lf, df, pay
+
+
+@pytest.fixture(scope="module")
+def seat_rows(rows):
+    return rows[:2]
 
 
 def clustered(values: pd.Series, matches: pd.Series) -> stats.MeanCI:
@@ -30,8 +42,8 @@ def clustered(values: pd.Series, matches: pd.Series) -> stats.MeanCI:
 
 
 @pytest.mark.parametrize("by", ["seat", "position", "policy"])
-def test_expected_fish_per_deal(rows, by):
-    lf, df = rows
+def test_expected_fish_per_deal(seat_rows, by):
+    lf, df = seat_rows
     table = fish_by(lf, by).to_pandas().set_index(by)
     for key, group in df.groupby(by):
         direct = clustered(group["fish"], group["match"])
@@ -43,7 +55,7 @@ def test_expected_fish_per_deal(rows, by):
 
 
 def test_quinola_risk(rows):
-    lf, df = rows
+    lf, df, _ = rows
     q = {k: v.to_pandas() for k, v in quinola_risk(lf).items()}
     deals = df[df["seat"] == 0]
     share = deals["quinola_fate"].value_counts(normalize=True)
@@ -55,8 +67,8 @@ def test_quinola_risk(rows):
         for r in table.itertuples():
             assert r.rate == pytest.approx(direct.loc[getattr(r, key), r.quinola_fate], rel=1e-12)
 
-    net = sum(holder[f"received_{r}"] - holder[f"paid_{r}"] for r in REASONS)
-    holder["net"] = net + holder["received_pool_won"] - holder["paid_pool_double"] - holder["paid_quinola_captured"]
+    assert (holder["quinola_net"] == holder["net_from_payments"]).all()
+    holder["net"] = holder["net_from_payments"]
     cost = q["cost"].set_index("fate")
     for fate, group in [("all", holder), *holder.groupby("quinola_fate")]:
         direct = clustered(group["net"], group["match"])
@@ -66,7 +78,7 @@ def test_quinola_risk(rows):
                                                                                      rel=1e-9)
 
     others = df[(df["quinola_holder"] >= 0) & (df["seat"] != df["quinola_holder"])]
-    paid = others["paid_quinola_forced"] + others["paid_quinola_dumped"]
+    paid = (-others["net_from_payments"]).clip(lower=0)
     pays = q["others_pay"].set_index("seat")
     for seat in range(4):
         mine = others["seat"] == seat
@@ -75,8 +87,8 @@ def test_quinola_risk(rows):
     assert (paid > 0).any(), "the fixture has payments for someone else's Quinola"
 
 
-def test_reversis_rates(rows):
-    lf, df = rows
+def test_reversis_rates(seat_rows):
+    lf, df = seat_rows
     table = reversis_rates(lf, "policy").to_pandas().set_index(["policy", "event"])
     for policy, group in df.groupby("policy"):
         committed = group["reversis_seat"] == group["seat"]
@@ -95,3 +107,28 @@ def test_reversis_rates(rows):
             low, high = stats.wilson_interval(np.array([k]), np.array([n]))
             if n:
                 assert (got["ci_low"], got["ci_high"]) == pytest.approx((low[0], high[0]))
+
+
+@pytest.mark.parametrize("by", ["policy", "seat"])
+def test_fish_by_reason_adds_up_to_the_fish_and_counts_silent_matches_as_zeros(rows, by):
+    lf, df, pay = rows
+    table = fish_by_reason(lf, pay_frame(pay), by).to_pandas()
+    fish = fish_by(lf, by).to_pandas().set_index(by)
+    totals = table.groupby(by)["mean"].sum()
+    for key in fish.index:
+        assert totals[key] == pytest.approx(fish.loc[key, "mean"], rel=1e-9, abs=1e-9)
+    # one reason directly: per-match totals with a zero for every match of the group without a payment row
+    for key, group in df.groupby(by):
+        ante = pay[(pay["reason"] == "ante") & (pay[by] == key)].groupby("match")["amount"].sum()
+        per_match = ante.reindex(sorted(group["match"].unique()), fill_value=0)
+        size = group.groupby("match").size()
+        want = stats.ratio_mean_ci(per_match.to_numpy(float), size.to_numpy(float))
+        got = table[(table[by] == key) & (table["reason"] == "ante")].iloc[0]
+        assert (got["mean"], got["se"]) == pytest.approx((want.mean, want.se), rel=1e-9)
+        assert got["n_units"] == group["match"].nunique()
+
+
+def pay_frame(pay):
+    import polars as pl
+
+    return pl.from_pandas(pay).lazy()

@@ -18,6 +18,7 @@ from reversis_sim.record import (
     completed_chunks,
     part_files,
     part_path,
+    payment_table,
     read_manifest,
     seat_table,
 )
@@ -39,16 +40,28 @@ def read_rows(out):
 def test_seat_table_holds_every_deal_and_seat_and_conserves_chips():
     seats = parse_seats(["random"])
     recs = list(reference.play_match(PARLETT, seats, seed=1, match=0))
-    table = seat_table(columns.from_records(recs, PARLETT), [str(s) for s in seats])
+    chunk = columns.from_records(recs, PARLETT)
+    table = seat_table(chunk, [str(s) for s in seats])
     assert table.schema.equals(SCHEMA) and table.num_rows == 12 * 4
     df = pl.from_arrow(table)
     by_deal = df.group_by("deal").agg(pl.col("fish").sum(), pl.col("pool_after").first(),
                                       pl.col("pool_before").first())
     assert (by_deal["fish"] + by_deal["pool_after"] - by_deal["pool_before"]).to_list() == [0] * 12
-    # money columns add up to the fish
-    paid = sum(df[c] for c in df.columns if c.startswith("paid_"))
-    received = sum(df[c] for c in df.columns if c.startswith("received_"))
-    assert (received - paid).to_list() == df["fish"].to_list()
+    # the payments add up to the fish, seat by seat and deal by deal; the ledger's own movements, summed
+    pay = pl.from_arrow(payment_table(chunk, [str(s) for s in seats]))
+    assert pay.schema["reason"] == pl.Categorical and (pay["amount"] != 0).all()
+    sums = pay.group_by("deal", "seat").agg(pl.col("amount").sum())
+    assert df.join(sums, on=["deal", "seat"], how="left").fill_null(0).select(
+        (pl.col("amount") == pl.col("fish")).all()).item()
+    ledger = {}
+    for rec in recs:
+        for p in rec["payments"]:
+            for party, sign in ((p["from"], -1), (p["to"], 1)):
+                if party != "pool":
+                    key = (rec["deal"], party, p["reason"])
+                    ledger[key] = ledger.get(key, 0) + sign * p["amount"]
+    got = pay.group_by("deal", "seat", pl.col("reason").cast(pl.String)).agg(pl.col("amount").sum())
+    assert {(d, s, r): a for d, s, r, a in got.iter_rows() if a} == {k: v for k, v in ledger.items() if v}
     first = recs[0]["result"]["fish"]
     assert df.filter(pl.col("deal") == 0).sort("seat")["fish"].to_list() == first
 
@@ -172,3 +185,32 @@ def test_a_run_plays_the_rules_its_spec_records_not_the_preset_of_that_name(tmp_
     assert rows["party_value"].min() >= 40
     assert np.array_equal(rows["party_value"].to_numpy(), want["party_value"])
     assert np.array_equal(rows["fish"].to_numpy(), want["fish"][:, 0])
+
+
+def test_a_version_1_folder_is_refused_with_the_upgrade_and_upgraded_row_for_row(tmp_path):
+    """A folder written before the lean table: every reader names 'reversis-sim upgrade'; the upgrade rewrites it
+    in place so that both tables equal a version-2 run of the same description; a second upgrade is refused."""
+    from click.testing import CliRunner
+    from v1folder import write_v1_folder
+
+    from reversis_sim.cli import main
+
+    s = spec(seats=["random", "avoid", "lowest", "cautious"], n_matches=5, chunk_matches=2)
+    old = tmp_path / "old"
+    write_v1_folder(old, s, PARLETT)
+    with pytest.raises(RunError, match=f"schema version 1.*'reversis-sim upgrade {old}'"):
+        part_files(old)
+    result = CliRunner().invoke(main, ["analyze", str(old)])
+    assert result.exit_code == 1 and "reversis-sim upgrade" in result.output
+    result = CliRunner().invoke(main, ["upgrade", str(old)])
+    assert result.exit_code == 0, result.output
+    assert "3 chunks rewritten" in result.output
+    new = tmp_path / "new"
+    run(s, new, engine="reference")
+    assert read_manifest(old)["schema_version"] == 2
+    for chunk in range(3):
+        for name in (f"part-{chunk:05d}.parquet", f"payments-{chunk:05d}.parquet"):
+            a, b = pq.read_table(old / name), pq.read_table(new / name)
+            assert a.schema.equals(b.schema) and a.equals(b), name
+    again = CliRunner().invoke(main, ["upgrade", str(old)])
+    assert again.exit_code == 1 and "already in schema version 2" in again.output

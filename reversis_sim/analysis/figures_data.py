@@ -106,7 +106,7 @@ def fish_distribution(frame: Frame, by: str | Sequence[str] | None = "policy",
         bins). At most about ``clip`` of the rows fall in each tail.
         A sequence: explicit increasing edges; bin ``i`` holds ``edges[i-1] <= x < edges[i]``.
     value : str
-        Column to histogram (e.g. ``"fish"``, or ``"quinola_net"`` from :func:`.headline.with_quinola_net`).
+        Column to histogram (e.g. ``"fish"`` or ``"quinola_net"``).
     limit : int, optional
         ``"symlog"`` only: a power of two; magnitudes at or above it go to the tail bins.
     clip : float

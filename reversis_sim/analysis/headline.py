@@ -20,9 +20,6 @@ from .tables import UnitMoments, mean_table, rate_table
 
 Frame = pl.DataFrame | pl.LazyFrame | Batches
 
-QUINOLA_REASONS = ("quinola_dumped", "quinola_forced", "quinola_led")
-
-
 def fish_by(frame: Frame, by: str | list[str] = "seat", value: str = "fish") -> pl.DataFrame:
     """Expected fish per deal for each group (``seat``, ``position`` relative to the dealer, ``policy``...), with a
     95% confidence interval treating the match as the sampling unit.
@@ -42,16 +39,6 @@ def with_pool_share(frame: Frame, n_seats: int) -> pl.LazyFrame | Batches:
         (pl.col("fish") + (pl.col("pool_after") - pl.col("pool_before")) / n_seats).alias("fish_zero_sum"))
 
 
-def with_quinola_net(frame: Frame) -> pl.LazyFrame | Batches:
-    """Add ``quinola_net``: what the J♥ moved to (+) or from (-) a seat this deal: the Quinola side payments
-    received minus paid, plus a pool won, minus a pool doubling paid, minus the capture surcharge of the
-    ``modern`` family (pot + 4, A22)."""
-    q = sum(pl.col(f"received_{r}") - pl.col(f"paid_{r}") for r in QUINOLA_REASONS)
-    return lazy(frame).with_columns(
-        (q + pl.col("received_pool_won") - pl.col("paid_pool_double") - pl.col("paid_quinola_captured"))
-        .alias("quinola_net"))
-
-
 def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
     """The Quinola's danger for its holder.
 
@@ -59,12 +46,14 @@ def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
       ``fate``: share of deals by the J♥'s fate (dumped, forced, led, or left in the talon), Wilson 95% CI;
       ``fate_by_hearts``: the holder's fate by the number of hearts he held at the first lead;
       ``fate_by_position``: the holder's fate by his position relative to the dealer (1 = eldest, 0 = dealer);
-      ``cost``: expected ``quinola_net`` of the holder per deal, overall and by fate (match unit);
+      ``cost``: expected ``quinola_net`` of the holder per deal (what the J♥ moved to or from him: its side
+      payments, a pool won, a doubling paid, the ``modern`` capture surcharge), overall and by fate (match unit);
       ``holder_fish``: the holder's total fish per deal;
-      ``others_pay``: how often each seat pays for someone else's Quinola (forced 5s, or as the trick winner of
-      a dump), and the mean it pays per deal.
+      ``others_pay``: how often each seat loses chips to someone else's Quinola (its ``quinola_net`` is negative
+      while another seat holds the J♥: forced 5s, the dump paid as the trick winner, a capture surcharge), and
+      the mean it loses per deal (``mean_paid``, over every deal in which another seat holds the J♥).
     """
-    lf = with_quinola_net(frame).with_columns(pl.col("quinola_fate").cast(pl.String))
+    lf = lazy(frame).with_columns(pl.col("quinola_fate").cast(pl.String))
     holding = pl.col("seat") == pl.col("quinola_holder")
 
     # pass 1: the fate per deal (seat 0's row) and per holder by heart length and position
@@ -95,7 +84,7 @@ def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
     # pass 3: the other seats' payments for the holder's J♥
     others = UnitMoments(["seat"])
     pays = []
-    paid = pl.col("paid_quinola_forced") + pl.col("paid_quinola_dumped")
+    paid = (-pl.col("quinola_net")).clip(lower_bound=0)
     for f in frames_of(lf.filter((pl.col("quinola_holder") >= 0) & ~holding)):
         per = (f.group_by(["seat", "match"])
                .agg(paid.cast(pl.Float64).sum().alias("total"), (paid > 0).cast(pl.Int64).sum().alias("pays"),

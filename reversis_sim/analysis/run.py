@@ -9,10 +9,11 @@ from pathlib import Path
 import polars as pl
 
 from ..overrides import label
-from ..record import part_files, read_manifest
+from ..record import part_files, payments_path, read_manifest
 from .batches import ROWS_PER_BATCH, Batches, collect_additive
 from .figures_data import convergence, fish_distribution
 from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share
+from .payments import fish_by_reason
 
 
 def load_run(out: str | Path, *, allow_partial: bool = False, batched: bool = False,
@@ -28,6 +29,20 @@ def load_run(out: str | Path, *, allow_partial: bool = False, batched: bool = Fa
         per_part = manifest["chunk_matches"] * manifest["match_deals"] * len(manifest["seats"])  # at most
         return manifest, Batches.from_parts(paths, per_part, rows_per_batch)
     return manifest, pl.scan_parquet([str(p) for p in paths])
+
+
+def load_payments(out: str | Path, *, allow_partial: bool = False, batched: bool = False,
+                  rows_per_batch: int = ROWS_PER_BATCH) -> pl.LazyFrame | Batches:
+    """The payments table of a run folder (one row per non-zero (deal, seat, reason, direction), verified like the
+    seat rows): a lazy frame, or with ``batched=True`` :class:`.batches.Batches` whose batch ``i`` holds the
+    matches of batch ``i`` of :func:`load_run` with the same ``rows_per_batch``."""
+    manifest = read_manifest(out)
+    paths = [payments_path(p.parent, int(p.stem.split("-")[1]))
+             for p in part_files(out, manifest, allow_partial=allow_partial)]
+    if batched:
+        per_part = manifest["chunk_matches"] * manifest["match_deals"] * len(manifest["seats"])
+        return Batches.from_parts(paths, per_part, rows_per_batch)
+    return pl.scan_parquet([str(p) for p in paths])
 
 
 def summarize_run(out: str | Path) -> dict:
@@ -75,6 +90,7 @@ def analysis_tables(out: str | Path) -> dict[str, pl.DataFrame]:
         "fish_by_seat_zero_sum": fish_by(with_pool_share(lf, len(manifest["seats"])), "seat", "fish_zero_sum"),
         "fish_by_position": fish_by(lf, "position"),
         "fish_by_policy": fish_by(lf, "policy"),
+        "fish_by_reason": fish_by_reason(lf, load_payments(out, batched=True), "policy"),
         "quinola_fate": q["fate"],
         "quinola_fate_by_hearts": q["fate_by_hearts"],
         "quinola_fate_by_position": q["fate_by_position"],

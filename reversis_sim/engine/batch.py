@@ -1,4 +1,4 @@
-"""The fast batch API: many matches in parallel, one row per deal, as the columns of :mod:`reversis_sim.columns`.
+"""The fast batch API: many matches in parallel, as a chunk of the run table (:class:`reversis_sim.columns.Chunk`).
 
 ``play_matches`` validates and allocates; :func:`.match.play_matches_nb` computes (through the kernel of the table,
 :func:`.match.match_kernels`). Rows come in (match, deal) order and are byte-identical whatever the thread count and
@@ -22,31 +22,18 @@ import numpy as np
 
 from .. import columns
 from ..kernel import layout as D
-from ..kernel.compiled import MAX_SEATS, POOL, compile_rules
+from ..kernel.compiled import compile_rules
 from ..policies import PolicySpec
 from ..rules import Rules
 from .match import match_kernels
+from .rows import I16_DEAL, PAY_SLOTS, compact_payments
 from .seats import policy_seed_array, seat_arrays, seed_u64
-
-#: column name -> first column of the kernel's result row (per-seat columns take four)
-ROW_COLUMNS: dict[str, int] = {
-    "match": D.COL_MATCH, "deal": D.COL_DEAL, "dealer": D.COL_DEALER, "pool_before": D.COL_POOL_BEFORE,
-    "pool_after": D.COL_POOL_AFTER, "fish": D.COL_FISH, "card_points": D.COL_POINTS, "tricks_won": D.COL_WON,
-    "hearts_at_lead": D.COL_HEARTS, "to_pool": D.COL_TO_POOL, "from_pool": D.COL_FROM_POOL,
-    "quinola_holder": D.COL_Q_HOLDER, "quinola_fate": D.COL_Q_FATE, "quinola_trick": D.COL_Q_TRICK,
-    "party_winner": D.COL_PARTY_WINNER, "party_loser": D.COL_PARTY_LOSER, "party_value": D.COL_PARTY_VALUE,
-    "reversis_seat": D.COL_REV_SEAT, "reversis_made": D.COL_REV_MADE, "reversis_breaker": D.COL_REV_BREAKER,
-    "espagnolette_eligible": D.COL_ESP_ELIGIBLE, "espagnolette_seat": D.COL_ESP_SEAT,
-    "espagnolette_made": D.COL_ESP_MADE,
-}
-assert set(ROW_COLUMNS) == set(columns.DEAL_COLUMNS) and POOL == MAX_SEATS
-assert all(c < D.N_OUT_COLS for c in ROW_COLUMNS.values()) and D.COL_ERROR < D.N_OUT_COLS
 
 
 def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, first_match: int, n_matches: int,
                  match_deals: int | None = None, threads: int | None = None,
-                 policy_seeds: Sequence[int] | None = None) -> dict[str, np.ndarray]:
-    """Play matches ``first_match .. first_match + n_matches - 1`` and return one row per deal.
+                 policy_seeds: Sequence[int] | None = None) -> columns.Chunk:
+    """Play matches ``first_match .. first_match + n_matches - 1`` and return their rows.
 
     Parameters
     ----------
@@ -58,10 +45,9 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
 
     Returns
     -------
-    The columns of :func:`reversis_sim.columns.empty` (names, dtypes and shapes; per-seat columns have
-    ``rules.n_seats`` entries), one row per deal played in (match, deal) order, equal to
-    :func:`reversis_sim.columns.from_records` of the reference's records: ``n_matches * match_deals`` rows, fewer
-    where a match ends early (``parlett_simple``, see the module docstring).
+    A :class:`reversis_sim.columns.Chunk` (seat rows and payments) of the deals played in (match, deal) order, equal
+    to :func:`reversis_sim.columns.from_records` of the reference's records: ``n_matches * match_deals`` deals,
+    fewer where a match ends early (``parlett_simple``, see the module docstring).
     """
     cr = compile_rules(rules)
     family, params = seat_arrays(seats, rules.n_seats)
@@ -71,28 +57,55 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
         raise ValueError(f"match_deals must be at least 1, got {n_deals}")
     if first_match < 0 or n_matches < 0:
         raise ValueError(f"first_match and n_matches must not be negative, got {first_match}, {n_matches}")
-    n = n_matches * n_deals
-    out = np.empty((D.N_OUT_COLS, n), dtype=np.int64)
-    cols = columns.empty(n, rules.n_seats)
+    if first_match + n_matches > 2**32:
+        raise ValueError(f"match numbers run to 2**32 - 1 (the run table's uint32), got {first_match + n_matches - 1}")
+    slots = _Slots(n_matches * n_deals, rules.n_seats)
     n_played = np.full(n_matches, n_deals, dtype=np.int64)
     if n_matches:
         with _threads(threads):
             kernel, _ = match_kernels(rules.n_seats)
             kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed),
-                   policy_seed_array(seed, policy_seeds, rules.n_seats), first_match, n_matches, n_deals, out,
-                   cols["paid"], cols["received"], n_played)
-    if (n_played < n_deals).any():  # matches that ended at their target total: keep the deals they played
-        keep = (np.arange(n_deals)[None, :] < n_played[:, None]).ravel()
-        out = out[:, keep]
-        cols = {name: v[keep] for name, v in cols.items()}
-    bad = np.flatnonzero(out[D.COL_ERROR])
-    if bad.size:
-        r = out[:, bad[0]]
-        raise D.kernel_error(r[D.COL_ERROR], r[D.COL_MATCH], r[D.COL_DEAL])
-    for name, (_, per_seat) in columns.DEAL_COLUMNS.items():
-        c = ROW_COLUMNS[name]
-        cols[name][...] = out[c:c + rules.n_seats].T if per_seat else out[c]
-    return cols
+                   policy_seed_array(seed, policy_seeds, rules.n_seats), first_match, n_matches, n_deals,
+                   *slots.arrays(), n_played)
+    return slots.chunk(n_played, n_deals)
+
+
+class _Slots:
+    """The arrays the match kernel fills for ``n`` deal slots: the chunk's seat-row blocks, the payment slots
+    (:data:`.rows.PAY_SLOTS` per deal, never zeroed), the payment counts and the error codes."""
+
+    def __init__(self, n: int, n_seats: int):
+        self.n_seats = n_seats
+        self.seat = columns.empty(n, n_seats)
+        self.pay_seat = np.empty(n * PAY_SLOTS, np.int8)
+        self.pay_reason = np.empty(n * PAY_SLOTS, np.int8)
+        self.pay_amount = np.empty(n * PAY_SLOTS, np.int64)
+        self.pay_count = np.zeros(n, np.int64)
+        self.err = np.zeros(n, np.int64)
+
+    def arrays(self) -> tuple:
+        c = self.seat
+        return (c.match, c.i8, c.i16, c.i64, self.pay_seat, self.pay_reason, self.pay_amount, self.pay_count,
+                self.err)
+
+    def chunk(self, n_played: np.ndarray, n_deals: int) -> columns.Chunk:
+        """The deals played as a chunk (raising the first error a deal reported); a match that ended early at its
+        target total leaves its later slots out."""
+        played = (np.arange(n_deals)[None, :] < n_played[:, None]).ravel()
+        bad = np.flatnonzero(self.err * played)
+        if bad.size:
+            d = bad[0]
+            raise D.kernel_error(self.err[d], self.seat.match[d * self.n_seats],
+                                 self.seat.i16[I16_DEAL, d * self.n_seats])
+        counts = np.where(played, self.pay_count, 0)
+        seat = self.seat if played.all() else self.seat.keep_deals(played)
+        n_pay = int(counts.sum())
+        out = {k: np.empty(n_pay, dt) for k, dt in columns.PAYMENT_COLUMNS.items()}
+        compact_payments(counts, self.pay_seat, self.pay_reason, self.pay_amount, self.n_seats, self.seat.match,
+                         self.seat.i16[I16_DEAL], out["match"], out["deal"], out["seat"], out["reason"],
+                         out["amount"])
+        seat.payments = out
+        return seat
 
 
 class _threads:
@@ -115,22 +128,20 @@ class _threads:
 def core_runner(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, n_matches: int,
                 match_deals: int | None = None):
     """A callable ``run(n_threads) -> deals played`` that plays matches ``0 .. n_matches - 1`` in the compiled
-    kernel alone, into buffers allocated here once (for the benchmark: the kernel's own pace, without the
-    allocation and conversion of the result columns that :func:`play_matches` adds)."""
+    kernel alone, writing the run table's rows into arrays allocated here once (for the benchmark: the kernel's own
+    pace, without the allocation and the packing of the payments that :func:`play_matches` adds)."""
     cr = compile_rules(rules)
     family, params = seat_arrays(seats, rules.n_seats)
     md = rules.match_deals if match_deals is None else int(match_deals)
-    n = n_matches * md
-    out = np.zeros((D.N_OUT_COLS, n), dtype=np.int64)
-    cols = columns.empty(n, rules.n_seats)
+    slots = _Slots(n_matches * md, rules.n_seats)
     n_played = np.zeros(n_matches, dtype=np.int64)
     pseeds = policy_seed_array(seed, None, rules.n_seats)
     kernel, _ = match_kernels(rules.n_seats)
 
     def run(n_threads: int) -> int:
         with _threads(n_threads):
-            kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), pseeds, 0, n_matches, md, out,
-                   cols["paid"], cols["received"], n_played)
+            kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), pseeds, 0, n_matches, md,
+                   *slots.arrays(), n_played)
         return int(n_played.sum())
 
     return run

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..jit import njit, njit_nrt_free, njit_nrt_free_inline, njit_parallel
+from ..columns import N_REASONS
+from ..jit import njit, njit_nrt_free_inline, njit_parallel
 from ..kernel.compiled import (
     MAX_LEDGER,
     MAX_SEATS,
@@ -29,12 +30,13 @@ from ..kernel.compiled import (
 )
 from ..kernel.layout import (
     COL_DEAL,
+    COL_ERROR,
     COL_MATCH,
-    COL_N_PAYMENTS,
     COL_Q_FATE,
     COL_SCORE,
+    ERR_POOL,
+    MAX_POOL,
     N_COLS,
-    N_OUT_COLS,
     Q_DUMPED,
     alloc,
 )
@@ -42,6 +44,7 @@ from ..kernel.tricks import dealer_of
 from ..keys_nb import extend, seed_hash
 from ..policies.search import searching, workspace
 from .deal import play_deal
+from .rows import PAY_SLOTS, QUINOLA_SIGN, payment_rows, seat_rows
 
 BLOCK = 16  # matches per parallel work item
 
@@ -67,13 +70,15 @@ def next_deal(P, row, pool, score):
 
 @njit_parallel
 def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches,
-                    n_deals, out, paid, received, n_played):
-    """Fill ``out`` (``int64 (N_OUT_COLS, n_matches * n_deals)``, column-major so that each column is contiguous
-    for the wrapper), ``paid``, ``received`` (``int64 (n_matches * n_deals, n_seats + 1, n_reasons)``, zero on
-    entry) and ``n_played`` (``int64 (n_matches,)``): row ``r = i * n_deals + d`` (``out[:, r]``) is deal ``d`` of
-    match ``first_match + i``, for ``d < n_played[i]`` (``n_deals`` unless the match ended early at its target
-    total, simple scoring; the rows after it are left as they were). ``seed`` is the run seed and ``policy_seeds``
-    (``uint64 (MAX_SEATS,)``) each seat's policy seed, modulo 2**64.
+                    n_deals, match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played):
+    """Play matches ``first_match .. first_match + n_matches - 1`` into a chunk's arrays: deal ``d`` of match
+    ``first_match + i`` is deal slot ``r = i * n_deals + d``, whose seat rows ``r * n_seats ..`` of ``match_col``,
+    ``i8``, ``i16``, ``i64`` (the blocks of :class:`reversis_sim.columns.Chunk`) and payment slots
+    ``r * PAY_SLOTS ..`` of ``pay_seat``, ``pay_reason``, ``pay_amount`` (``pay_count[r]`` of them, zero on entry)
+    are written (:mod:`.rows`), with ``err[r]`` (0, or the deal's ``COL_ERROR``) and ``n_played[i]``: ``n_deals``
+    unless the match ended early at its target total (simple scoring) or on an error; the slots after it are left
+    as they were. ``seed`` is the run seed and ``policy_seeds`` (``uint64 (MAX_SEATS,)``) each seat's policy seed,
+    modulo 2**64.
 
     ``n_seats`` and ``sit_out`` (``P[P_N_SEATS]``, ``P[P_SIT_OUT]``: 4 and False, or 5 and True) are the table;
     :func:`play_matches_four` and :func:`play_matches_five` pass them as literal constants, so that numba compiles
@@ -87,7 +92,9 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
     for b in prange(n_blocks):
         row, hands, offered, exch, tricks, ledger, claims, cards, draws, known = alloc()
         ws = workspace(searching(family, n_seats))
-        scratch = np.zeros((2, POOL + 1, paid.shape[2]), np.int64)
+        scratch = np.zeros((2, POOL + 1, N_REASONS), np.int64)
+        q_net = np.zeros(MAX_SEATS, np.int64)
+        used = np.zeros(MAX_SEATS, np.uint64)
         h_pmatch = np.empty(MAX_SEATS, np.uint64)
         score = np.zeros(MAX_SEATS, np.int64)
         for i in range(b * BLOCK, min(n_matches, (b + 1) * BLOCK)):
@@ -103,14 +110,19 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
                 r = i * n_deals + d
                 row[COL_MATCH] = match
                 row[COL_DEAL] = d
+                if pool > MAX_POOL:  # a doubling of this pool could overflow the chips' 64 bits
+                    err[r] = ERR_POOL
+                    played = d + 1
+                    break
                 pool = play_deal(P, n_seats, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d,
                                  dealer_of(P, d), pool, double_ante, row, hands, offered, exch, tricks, ledger, claims,
                                  cards, draws, known, ws)
-                for c in range(N_OUT_COLS):
-                    out[c, r] = row[c]
-                money(row, ledger, scratch, paid[r], received[r])
+                err[r] = row[COL_ERROR]
+                pay_count[r] = payment_rows(row, ledger, scratch, used, q_net, QUINOLA_SIGN, n_seats, pay_seat,
+                                            pay_reason, pay_amount, r * PAY_SLOTS)
+                seat_rows(row, q_net, n_seats, r * n_seats, match_col, i8, i16, i64)
                 pool, double_ante, over = next_deal(P, row, pool, score)
-                if over:
+                if over or row[COL_ERROR]:
                     played = d + 1
                     break
             n_played[i] = played
@@ -141,6 +153,10 @@ def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, pol
     for d in range(n_deals):
         rows[d, COL_MATCH] = match
         rows[d, COL_DEAL] = d
+        if pool > MAX_POOL:
+            rows[d, COL_ERROR] = ERR_POOL
+            played = d + 1
+            break
         pool = play_deal(P, n_seats, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d, dealer_of(P, d),
                          pool, double_ante, rows[d], hands[d], offered[d], exch[d], tricks[d], ledger[d], claims, cards,
                          draws, known, ws)
@@ -155,19 +171,19 @@ def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, pol
 
 
 @njit
-def play_matches_four(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals, out, paid,
-                      received, n_played):
+def play_matches_four(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals,
+                      match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played):
     """:func:`play_matches_nb` at a four-seat table."""
     play_matches_nb(P, 4, False, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals,
-                    out, paid, received, n_played)
+                    match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played)
 
 
 @njit
-def play_matches_five(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals, out, paid,
-                      received, n_played):
+def play_matches_five(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals,
+                      match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played):
     """:func:`play_matches_nb` at a five-seat table whose dealer sits out (``modern_five``)."""
     play_matches_nb(P, MAX_SEATS, True, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches,
-                    n_deals, out, paid, received, n_played)
+                    n_deals, match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played)
 
 
 @njit
@@ -185,31 +201,3 @@ def trace_match_five(P, tables, deck, family, pparams, seed, policy_seeds, match
 def match_kernels(n_seats: int):
     """(play_matches, trace_match) kernels of a table of ``n_seats`` (4, or 5 with the dealer sitting out)."""
     return (play_matches_four, trace_match_four) if n_seats == 4 else (play_matches_five, trace_match_five)
-
-
-@njit_nrt_free
-def money(row, ledger, scratch, paid, received):
-    """Chips moved in the deal by party and reason, ``paid[party, reason]`` and ``received[party, reason]``
-    (``int64 (n_seats + 1, n_reasons)``, zero on entry; the last party, ``n_seats``, is the pool), from the ledger.
-
-    Summed in the small ``scratch`` (``int64 (2, POOL + 1, n_reasons)``, indexed by ledger code, zero on entry and on
-    return), then each non-zero sum is stored once: the output rows are cold memory (2 kB a deal), where a
-    read-modify-write per payment, or a copy of the whole block, costs several times more. The pool's code
-    ``POOL`` (= ``MAX_SEATS``) becomes party ``n_seats``: ``min(code, n_seats)``, since seats are below it."""
-    last = paid.shape[0] - 1  # the pool's party
-    n = row[COL_N_PAYMENTS]
-    for i in range(n):
-        amount = ledger[i, 3]
-        reason = ledger[i, 4]
-        scratch[0, ledger[i, 1], reason] += amount
-        scratch[1, ledger[i, 2], reason] += amount
-    for i in range(n):
-        reason = ledger[i, 4]
-        payer = ledger[i, 1]
-        payee = ledger[i, 2]
-        if scratch[0, payer, reason]:
-            paid[min(payer, last), reason] = scratch[0, payer, reason]
-            scratch[0, payer, reason] = 0
-        if scratch[1, payee, reason]:
-            received[min(payee, last), reason] = scratch[1, payee, reason]
-            scratch[1, payee, reason] = 0

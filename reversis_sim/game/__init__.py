@@ -12,6 +12,8 @@ from .vocabulary import (
     FATES,
     FORMAT,
     POOL,
+    QUINOLA_PAID,
+    QUINOLA_RECEIVED,
     REASONS,
     IllegalPlay,
     Payment,
@@ -21,6 +23,7 @@ from .vocabulary import (
     quinola_fate,
 )
 
-__all__ = ["DUMP_REASONS", "FATES", "FATE_DUMPED", "FATE_FORCED", "FATE_LED", "FATE_TALON", "FORMAT", "POOL", "REASONS",
+__all__ = ["DUMP_REASONS", "FATES", "FATE_DUMPED", "FATE_FORCED", "FATE_LED", "FATE_TALON", "FORMAT", "POOL",
+           "QUINOLA_PAID", "QUINOLA_RECEIVED", "REASONS",
            "DealOutcome", "Exchange", "IllegalPlay", "Payment", "Reversis", "TrickRecord", "deal_record", "dealer_of",
            "espagnolette_eligible", "first_difference", "quinola_fate"]

@@ -27,6 +27,12 @@ REASONS = ("ante", "ace_dumped", "ace_forced", "ace_led", "quinola_dumped", "qui
 """Payment reasons (Appendix A, F5). A reason's code is its index here: the kernels and the run table number them
 in this order, so new reasons go at the end."""
 
+QUINOLA_RECEIVED = ("quinola_dumped", "quinola_forced", "quinola_led", "pool_won")
+QUINOLA_PAID = ("quinola_dumped", "quinola_forced", "quinola_led", "pool_double", "quinola_captured")
+"""What the J♥ moves to or from a seat in a deal, its ``quinola_net`` (run table): the seat received, minus what it
+paid, with these reasons: the Quinola's side payments, a pool won by the dumped J♥, a pool doubling paid, and the
+capture surcharge of the ``modern`` family (pot + 4, A22)."""
+
 DUMP_REASONS = ("ace_dumped", "quinola_dumped")
 """The payments a failed espagnolette returns (R41), with a pool won by a dumped J♥."""
 

@@ -58,7 +58,7 @@ COL_REV_BREAKER = 43  # -1: none
 COL_ESP_ELIGIBLE = 44  # the (lowest, in fact only) seat eligible to declare after the exchange, -1: none
 COL_ESP_SEAT = 45  # the declarer as the result reports him (``result.espagnolette``), -1: none
 COL_ESP_MADE = 46
-COL_ERROR = 47  # 0, or ERR_* + 16 * seat: a policy made an illegal choice, or the ledger overflowed (wrappers raise)
+COL_ERROR = 47  # 0, or ERR_* + 16 * seat: an illegal choice, a full ledger, a pool past MAX_POOL (wrappers raise)
 N_OUT_COLS = 48  # the columns above are copied to the batch output; those below only serve the trace
 COL_N_PAYMENTS = 48  # ledger rows written
 COL_N_EXCH = 49  # exchange rows written
@@ -70,8 +70,13 @@ COL_SCORE = 54  # 54..58: simple scoring, each seat's score of this deal (F4.3)
 N_COLS = COL_SCORE + MAX_SEATS
 
 Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED  # reversis_sim.game.FATES
-ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY = 1, 2, 3, 4
+ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY, ERR_POOL = 1, 2, 3, 4, 5
 UNKNOWN_FAMILY = -2  # what a policy decision returns for a family id no family is registered under
+
+MAX_POOL = 2**60
+"""The largest pool a deal may start with: the pool is the one amount that grows without bound (a doubling in
+every deal, R25), and past this a deal's doublings and pool-sized payments could overflow the kernel's 64-bit
+chips. A match whose pool outgrows it stops with ``ERR_POOL``, never a wrapped number."""
 
 H_DEALT, H_LEAD, H_NOW = 0, 1, 2
 SWAPS = 64  # offset of the swap partners in the ``cards`` scratch
@@ -83,6 +88,9 @@ def kernel_error(code: int, match: int, deal: int) -> Exception:
     where = f"match {int(match)} deal {int(deal)}"
     if kind == ERR_LEDGER:
         return RuntimeError(f"{where}: more than {MAX_LEDGER} payments in one deal (engine limit MAX_LEDGER)")
+    if kind == ERR_POOL:
+        return OverflowError(f"{where}: the pool carried into this deal is over 2**60 chips, where its doublings could "
+                             f"overflow the engine's 64-bit chips; play shorter matches (--match-deals)")
     if kind == ERR_FAMILY:
         return IllegalPlay(f"{where}: seat {seat}'s policy family id is not registered (reversis_sim.policies."
                            f"registry.FAMILIES); no policy decided for it")

@@ -1,18 +1,20 @@
 """The run folder: one schema, Arrow tables, crash-safe Parquet part files and a manifest (DESIGN.md decision 6).
 
-A run folder holds ``manifest.json`` (the run description, versions, and the completed chunks) and one
-``part-NNNNN.parquet`` per chunk of matches, each carrying its own run description, chunk, row count and match range
-in its footer. A part is written under a temporary name, fsynced and renamed when complete, then the manifest is
+A run folder holds ``manifest.json`` (the run description, versions, and the completed chunks) and, per chunk of
+matches, a seat table ``part-NNNNN.parquet`` and a payments table ``payments-NNNNN.parquet``, each carrying its own
+run description, chunk, row count and match range in its footer. A file is written under a temporary name,
+fsynced and renamed when complete (the payments first: a seat part marks a whole chunk), then the manifest is
 rewritten the same way; one process writes a folder at a time (an OS lock). A killed run therefore leaves only whole
-parts; ``--resume`` recomputes exactly the missing chunks, and because a chunk is a pure function of (run
+chunks; ``--resume`` recomputes exactly the missing chunks, and because a chunk is a pure function of (run
 description, chunk id) the result equals an uninterrupted run row for row. Readers verify every part against the
 manifest before using it (:mod:`.read`).
 
-- :mod:`.schema`: the table, one row per (deal, seat); :mod:`.spec`: the run description and its limits;
-- :mod:`.chunks`: completed chunks as ranges; :mod:`.files`: durable writes and the writer's lock;
-- :mod:`.read`: the verified readers; :mod:`.folder`: writing, resuming, repairing.
+- :mod:`.schema`: the two tables (schema version 2), seat rows and payments; :mod:`.spec`: the run description and
+  its limits; :mod:`.chunks`: completed chunks as ranges; :mod:`.files`: durable writes and the writer's lock;
+- :mod:`.read`: the verified readers; :mod:`.folder`: writing, resuming, repairing; :mod:`.upgrade`: a version-1
+  folder rewritten in version 2.
 
-The table has one row per (deal, seat); ``docs/schema.md`` documents every column.
+``docs/schema.md`` documents every column.
 """
 
 from .chunks import ChunkSet
@@ -25,14 +27,15 @@ from .read import (
     identity_of,
     part_files,
     part_path,
+    payments_path,
     read_manifest,
     verify_part,
 )
-from .schema import META_KEY, SCHEMA, SCHEMA_VERSION, seat_table
+from .schema import META_KEY, PAYMENTS_SCHEMA, SCHEMA, SCHEMA_VERSION, WRITE_OPTIONS, payment_table, seat_table
 from .spec import MAX_CHUNK_DEALS, MAX_DEALS, MAX_MATCH_DEALS, MAX_MATCHES, MIN_MATCHES, RunSpec, check_run_size
 
 __all__ = ["FORMAT", "LOCK", "MANIFEST", "MAX_CHUNK_DEALS", "MAX_DEALS", "MAX_MATCHES", "MAX_MATCH_DEALS", "META_KEY",
-           "MIN_MATCHES", "SCHEMA", "SCHEMA_VERSION", "ChunkSet", "FolderLock", "RunError", "RunFolder", "RunSpec",
-           "check_run_size", "completed_chunks", "git_commit", "identity_of", "new_manifest", "part_files",
-           "part_path", "read_manifest", "repair_manifest", "seat_table", "verify_part", "versions",
-           "write_durably", "write_json_atomic"]
+           "MIN_MATCHES", "PAYMENTS_SCHEMA", "SCHEMA", "SCHEMA_VERSION", "WRITE_OPTIONS", "ChunkSet", "FolderLock",
+           "RunError", "RunFolder", "RunSpec", "check_run_size", "completed_chunks", "git_commit", "identity_of",
+           "new_manifest", "part_files", "part_path", "payment_table", "payments_path", "read_manifest",
+           "repair_manifest", "seat_table", "verify_part", "versions", "write_durably", "write_json_atomic"]

@@ -15,20 +15,23 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .. import __version__
+from ..columns import Chunk
 from .chunks import ChunkSet
 from .files import LOCK, FolderLock, RunError, write_durably, write_json_atomic
 from .read import (
     FORMAT,
     MANIFEST,
+    PAYMENTS,
     completed_chunks,
     identity_of,
     part_files_present,
     part_path,
+    payments_path,
     read_manifest,
     run_description_of_parts,
     verify_part,
 )
-from .schema import seat_table
+from .schema import WRITE_OPTIONS, payment_table, seat_table
 from .spec import RunSpec
 
 
@@ -114,7 +117,7 @@ class RunFolder:
         lock = FolderLock(out).acquire()
         try:
             if force:
-                for p in out.glob("part-*.parquet*"):
+                for p in [*out.glob("part-*.parquet*"), *out.glob("payments-*.parquet*")]:
                     p.unlink()
                 shutil.rmtree(out / "figures", ignore_errors=True)  # the old run's figures
             manifest = new_manifest(spec)
@@ -174,21 +177,31 @@ class RunFolder:
     def n_missing(self) -> int:
         return self.spec.n_chunks - len(self.done)
 
-    def write_chunk(self, chunk: int, cols: dict[str, np.ndarray]) -> None:
-        """Write one chunk's part file durably, then record it in the manifest."""
-        rows = len(cols["match"]) * len(self.spec.seats)
-        low, high = self.spec.row_bounds(chunk)
-        first, n = self.spec.chunk_range(chunk)
-        matches = np.unique(cols["match"])
-        if not low <= rows <= high or len(matches) != n or matches[0] != first or matches[-1] != first + n - 1:
-            raise RunError(f"chunk {chunk} has {rows} rows for matches {first}..{first + n - 1}, expected "
-                           f"{low if low == high else f'{low} to {high}'}: the engine returned an incomplete chunk")
-        meta = {"run": self.spec.identity(), "chunk": chunk, "rows": rows, "matches": [first, first + n - 1]}
-        table = seat_table(cols, self.spec.seats, meta)
-        write_durably(part_path(self.out, chunk), lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+    def write_chunk(self, chunk: int, data: Chunk) -> None:
+        """Write one chunk durably (its payments table, then its seat table, the mark of a complete chunk), then
+        record it in the manifest."""
+        table, payments = self.tables(chunk, data)
+        write_durably(payments_path(self.out, chunk), lambda tmp: pq.write_table(payments, tmp, **WRITE_OPTIONS))
+        write_durably(part_path(self.out, chunk), lambda tmp: pq.write_table(table, tmp, **WRITE_OPTIONS))
         self.done.add(chunk)
         self.manifest["completed_chunks"] = self.done.to_json()
         write_json_atomic(self.out / MANIFEST, self.manifest)
+
+    def tables(self, chunk: int, data: Chunk) -> tuple[pa.Table, pa.Table]:
+        """(seat table, payments table) of chunk ``chunk``, each with its footer metadata, after checking that the
+        engine returned exactly the chunk's matches (:class:`RunError` otherwise)."""
+        rows = data.n_rows
+        low, high = self.spec.row_bounds(chunk)
+        first, n = self.spec.chunk_range(chunk)
+        per_deal = data.match[::data.n_seats]
+        steps = np.diff(per_deal)
+        if (not low <= rows <= high or data.n_seats != len(self.spec.seats) or not len(per_deal)
+                or per_deal[0] != first or per_deal[-1] != first + n - 1 or (steps > 1).any() or (steps < 0).any()):
+            raise RunError(f"chunk {chunk} has {rows} rows for matches {first}..{first + n - 1}, expected "
+                           f"{low if low == high else f'{low} to {high}'}: the engine returned an incomplete chunk")
+        meta = {"run": self.spec.identity(), "chunk": chunk, "rows": rows, "matches": [first, first + n - 1]}
+        pay_meta = {**meta, "rows": len(data.payments["match"]), "table": PAYMENTS}
+        return seat_table(data, self.spec.seats, meta), payment_table(data, self.spec.seats, pay_meta)
 
 
 def repair_manifest(out: str | Path) -> dict:

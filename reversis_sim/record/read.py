@@ -21,6 +21,8 @@ numbers) is still read."""
 FORMATS = ("reversis-run/1", FORMAT)
 MANIFEST = "manifest.json"
 PART = re.compile(r"^part-(\d+)\.parquet$")
+PAYMENTS = "payments"
+"""The ``table`` a payments file's footer names (a seat part's footer names none)."""
 
 _MANIFEST_FIELDS = {"format": str, "schema_version": int, "rules": str, "rules_params": dict, "seats": list,
                     "seed": int, "n_matches": int, "match_deals": int, "chunk_matches": int, "n_chunks": int,
@@ -29,7 +31,13 @@ _IDENTITY = ("rules", "rules_params", "seats", "seed", "n_matches", "match_deals
 
 
 def part_path(out: Path, chunk: int) -> Path:
+    """The chunk's seat table."""
     return Path(out) / f"part-{chunk:05d}.parquet"
+
+
+def payments_path(out: Path, chunk: int) -> Path:
+    """The chunk's payments table, written beside its seat table (before it: a seat part's presence means both)."""
+    return Path(out) / f"payments-{chunk:05d}.parquet"
 
 
 def part_files_present(out: Path) -> dict[int, Path]:
@@ -76,6 +84,10 @@ def read_manifest(out: str | Path) -> dict:
     if isinstance(version, int) and version > SCHEMA_VERSION:
         raise RunError(f"{out} was written with schema version {version}, newer than this reversis_sim "
                        f"({SCHEMA_VERSION}); upgrade reversis_sim to read it")
+    if isinstance(version, int) and version < SCHEMA_VERSION:
+        raise RunError(f"{out} was written with schema version {version}; this reversis_sim reads version "
+                       f"{SCHEMA_VERSION} (a lean seat table and a payments table): 'reversis-sim upgrade {out}' "
+                       f"rewrites it in place, row for row")
     for key, kind in _MANIFEST_FIELDS.items():
         value = manifest.get(key)
         if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
@@ -154,6 +166,25 @@ def verify_part(path: Path, chunk: int, identity: dict) -> None:
     if seen is not None and seen != (first, first + n - 1):
         raise RunError(f"{path} holds matches {seen[0]}..{seen[1]} where chunk {chunk} is matches {first}.."
                        f"{first + n - 1}; delete it and resume the run to recompute it")
+    if info.get("table") is not None:
+        raise RunError(f"{path} is a {info['table']} table, not a seat part; delete it and resume the run")
+    verify_payments(payments_path(path.parent, chunk), chunk, identity, (first, first + n - 1))
+
+
+def verify_payments(path: Path, chunk: int, identity: dict, matches: tuple[int, int]) -> None:
+    """:class:`RunError` unless ``path`` is the complete payments table of chunk ``chunk`` of the run ``identity``
+    describes, its matches within ``matches`` (from its footer, as :func:`verify_part`)."""
+    info, meta = part_description(path)
+    if info["run"] != identity or info.get("chunk") != chunk or info.get("table") != PAYMENTS:
+        raise RunError(f"{path} is not the payments table of chunk {chunk} of this run (a copied or foreign file); "
+                       f"delete it and resume the run to recompute the chunk")
+    if meta.num_rows != info.get("rows"):
+        raise RunError(f"{path} has {meta.num_rows} rows where its footer says {info.get('rows')}; delete it and "
+                       f"resume the run to recompute chunk {chunk}")
+    seen = _match_range(meta)
+    if seen is not None and not matches[0] <= seen[0] <= seen[1] <= matches[1]:
+        raise RunError(f"{path} holds matches {seen[0]}..{seen[1]} where chunk {chunk} is matches {matches[0]}.."
+                       f"{matches[1]}; delete it and resume the run to recompute it")
 
 
 def part_files(out: str | Path, manifest: dict | None = None, *, allow_partial: bool = False) -> list[Path]:

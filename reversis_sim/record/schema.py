@@ -1,69 +1,74 @@
-"""The run table's schema, declared once, and the Arrow table of a chunk: one row per (deal, seat).
+"""The run table's schema (version 2), declared once, and the Arrow tables of a chunk, built without copying the
+engine's arrays (:class:`reversis_sim.columns.Chunk`): the seat table, one row per (deal, seat), and the payments
+table, one row per non-zero (deal, seat, reason, direction).
 
-``docs/schema.md`` documents every column.
+``docs/schema.md`` documents every column, the dtypes' bounds and the reason for each choice.
 """
 
 from __future__ import annotations
 
 import json
 
-import numpy as np
 import pyarrow as pa
 
-from ..columns import N_REASONS
+from ..columns import PAYMENT_COLUMNS, Chunk
 from ..game import FATES, REASONS
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 META_KEY = b"reversis_sim.run"
 """The key of a part's own metadata (its run, chunk, rows and matches) in the Parquet footer."""
 
-_FIXED = [
-    ("match", pa.int64()), ("deal", pa.int16()), ("seat", pa.int8()), ("dealer", pa.int8()),
-    ("position", pa.int8()), ("policy", pa.dictionary(pa.int8(), pa.string())),
-    ("fish", pa.int64()), ("card_points", pa.int16()), ("tricks_won", pa.int16()),
-    ("hearts_at_lead", pa.int8()), ("to_pool", pa.int64()), ("from_pool", pa.int64()),
-    ("pool_before", pa.int64()), ("pool_after", pa.int64()),
-    ("quinola_holder", pa.int8()), ("quinola_fate", pa.dictionary(pa.int8(), pa.string())),
-    ("quinola_trick", pa.int8()),
-    ("party_winner", pa.int8()), ("party_loser", pa.int8()), ("party_value", pa.int16()),
-    ("reversis_seat", pa.int8()), ("reversis_made", pa.bool_()), ("reversis_breaker", pa.int8()),
-    ("espagnolette_eligible", pa.int8()), ("espagnolette_seat", pa.int8()), ("espagnolette_made", pa.bool_()),
-]
-_MONEY = [(f"{way}_{reason}", pa.int64()) for reason in REASONS for way in ("paid", "received")]
-SCHEMA = pa.schema(_FIXED + _MONEY)
-"""One row per (deal, seat). Money columns: ``paid_<reason>`` / ``received_<reason>`` for every payment reason."""
+_SEAT_TYPES = {
+    "match": pa.uint32(), "deal": pa.int16(), "seat": pa.int8(), "dealer": pa.int8(), "position": pa.int8(),
+    "policy": pa.dictionary(pa.int8(), pa.string()),
+    "fish": pa.int64(), "card_points": pa.int16(), "tricks_won": pa.int8(), "hearts_at_lead": pa.int8(),
+    "to_pool": pa.int64(), "from_pool": pa.int64(), "quinola_net": pa.int64(),
+    "pool_before": pa.int64(), "pool_after": pa.int64(),
+    "quinola_holder": pa.int8(), "quinola_fate": pa.dictionary(pa.int8(), pa.string()), "quinola_trick": pa.int8(),
+    "party_winner": pa.int8(), "party_loser": pa.int8(), "party_value": pa.int16(),
+    "reversis_seat": pa.int8(), "reversis_made": pa.bool_(), "reversis_breaker": pa.int8(),
+    "espagnolette_eligible": pa.int8(), "espagnolette_seat": pa.int8(), "espagnolette_made": pa.bool_(),
+}
+SCHEMA = pa.schema([pa.field(name, t, nullable=False) for name, t in _SEAT_TYPES.items()])
+"""The seat table: one row per (deal, seat). No column holds a null (non-nullable: Parquet writes no definition
+levels)."""
+_PAYMENT_TYPES = {"match": pa.uint32(), "deal": pa.int16(), "seat": pa.int8(),
+                  "policy": pa.dictionary(pa.int8(), pa.string()), "reason": pa.dictionary(pa.int8(), pa.string()),
+                  "amount": pa.int64()}
+assert set(_PAYMENT_TYPES) == {*PAYMENT_COLUMNS, "policy"}
+PAYMENTS_SCHEMA = pa.schema([pa.field(name, t, nullable=False) for name, t in _PAYMENT_TYPES.items()])
+"""The payments table: one row per non-zero (deal, seat, reason, direction); ``amount`` > 0 received, < 0 paid."""
+
+WRITE_OPTIONS = dict(compression="zstd", compression_level=1, write_statistics=["match"])
+"""How both tables are written (measured in ``bench/bench_writer.py``): zstd at its fastest level on dictionary
+pages, statistics only for ``match`` (the readers check a part's match range from them)."""
+
+_REASONS = pa.array(REASONS, pa.string())
+_FATES = pa.array(FATES, pa.string())
 
 
-def seat_table(cols: dict[str, np.ndarray], seats: list[str], meta: dict | None = None) -> pa.Table:
-    """Per-deal columns (:mod:`reversis_sim.columns`) -> the long (deal, seat) Arrow table of :data:`SCHEMA`."""
-    n_deals, n_seats = cols["fish"].shape
-    seat = np.tile(np.arange(n_seats, dtype=np.int8), n_deals)
+def _with_meta(schema: pa.Schema, meta: dict | None) -> pa.Schema:
+    return schema.with_metadata({META_KEY: json.dumps(meta).encode()}) if meta else schema
 
-    def per_deal(name: str) -> np.ndarray:
-        return np.repeat(cols[name], n_seats)
 
-    def per_seat(name: str) -> np.ndarray:
-        return cols[name][:, :n_seats].reshape(-1)
+def seat_table(chunk: Chunk, seats: list[str], meta: dict | None = None) -> pa.Table:
+    """The chunk's seat rows as an Arrow table of :data:`SCHEMA` (zero-copy views of its blocks)."""
+    policies = pa.array(list(seats), pa.string())
+    arrays = []
+    for field in SCHEMA:
+        if field.name == "policy":
+            arrays.append(pa.DictionaryArray.from_arrays(pa.array(chunk.column("seat")), policies))
+        elif field.name == "quinola_fate":
+            arrays.append(pa.DictionaryArray.from_arrays(pa.array(chunk.column("quinola_fate")), _FATES))
+        else:
+            arrays.append(pa.array(chunk.column(field.name), field.type))
+    return pa.Table.from_arrays(arrays, schema=_with_meta(SCHEMA, meta))
 
-    dealer = per_deal("dealer")
-    data: dict[str, pa.Array] = {
-        "match": per_deal("match"), "deal": per_deal("deal"), "seat": seat, "dealer": dealer,
-        "position": ((seat.astype(np.int16) - dealer) % n_seats).astype(np.int8),
-        "policy": pa.DictionaryArray.from_arrays(pa.array(seat, pa.int8()), pa.array(list(seats), pa.string())),
-    }
-    for name in ("fish", "card_points", "tricks_won", "hearts_at_lead", "to_pool", "from_pool"):
-        data[name] = per_seat(name)
-    for name in ("pool_before", "pool_after", "quinola_holder", "quinola_trick", "party_winner", "party_loser",
-                 "party_value", "reversis_seat", "reversis_made", "reversis_breaker", "espagnolette_eligible",
-                 "espagnolette_seat", "espagnolette_made"):
-        data[name] = per_deal(name)
-    data["quinola_fate"] = pa.DictionaryArray.from_arrays(pa.array(per_deal("quinola_fate"), pa.int8()),
-                                                          pa.array(FATES, pa.string()))
-    assert cols["paid"].shape[2] == N_REASONS
-    for k, reason in enumerate(REASONS):
-        data[f"paid_{reason}"] = cols["paid"][:, :n_seats, k].reshape(-1)
-        data[f"received_{reason}"] = cols["received"][:, :n_seats, k].reshape(-1)
-    arrays = [data[f.name] if isinstance(data[f.name], pa.Array) else pa.array(data[f.name], f.type)
-              for f in SCHEMA]
-    schema = SCHEMA.with_metadata({META_KEY: json.dumps(meta).encode()}) if meta else SCHEMA
-    return pa.Table.from_arrays(arrays, schema=schema)
+
+def payment_table(chunk: Chunk, seats: list[str], meta: dict | None = None) -> pa.Table:
+    """The chunk's payment rows as an Arrow table of :data:`PAYMENTS_SCHEMA`."""
+    p = chunk.payments
+    arrays = [pa.array(p["match"]), pa.array(p["deal"]), pa.array(p["seat"]),
+              pa.DictionaryArray.from_arrays(pa.array(p["seat"]), pa.array(list(seats), pa.string())),
+              pa.DictionaryArray.from_arrays(pa.array(p["reason"]), _REASONS), pa.array(p["amount"])]
+    return pa.Table.from_arrays(arrays, schema=_with_meta(PAYMENTS_SCHEMA, meta))

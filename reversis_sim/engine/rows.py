@@ -1,0 +1,169 @@
+"""One deal's rows of the run table, written by the match kernel straight into the chunk's blocks
+(:class:`reversis_sim.columns.Chunk`): the seat rows from the deal's result row, and the payment rows from its
+ledger, summed by (seat, reason, direction). Nothing per deal is kept beyond what the tables hold.
+
+Payments go first to a fixed number of slots per deal (:data:`PAY_SLOTS`) with the deal's count, since the matches
+are played in parallel and a deal's rows are only counted once it is played; :func:`compact_payments` then packs the
+counted rows in deal order. Slots are never zeroed: only the counted ones are read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import columns
+from ..bits import lowest
+from ..game import QUINOLA_PAID, QUINOLA_RECEIVED, REASONS
+from ..jit import njit, njit_nrt_free
+from ..kernel.compiled import MAX_LEDGER, MAX_SEATS, POOL
+from ..kernel.layout import (
+    COL_DEAL,
+    COL_DEALER,
+    COL_ESP_ELIGIBLE,
+    COL_ESP_MADE,
+    COL_ESP_SEAT,
+    COL_FISH,
+    COL_FROM_POOL,
+    COL_HEARTS,
+    COL_MATCH,
+    COL_N_PAYMENTS,
+    COL_PARTY_LOSER,
+    COL_PARTY_VALUE,
+    COL_PARTY_WINNER,
+    COL_POINTS,
+    COL_POOL_AFTER,
+    COL_POOL_BEFORE,
+    COL_Q_FATE,
+    COL_Q_HOLDER,
+    COL_Q_TRICK,
+    COL_REV_BREAKER,
+    COL_REV_MADE,
+    COL_REV_SEAT,
+    COL_TO_POOL,
+    COL_WON,
+)
+
+ONE = np.uint64(1)
+assert len(REASONS) <= 64  # a seat's reasons are one bit each of a uint64
+
+PAY_SLOTS = 2 * MAX_LEDGER
+"""Payment rows a deal can have, at most: each ledger row names at most two seats (its payer and payee)."""
+
+# the blocks' rows (reversis_sim.columns.I8, I16, I64), frozen into the kernel as constants
+_I8, _I16, _I64 = ({name: k for k, name in enumerate(block)} for block in (columns.I8, columns.I16, columns.I64))
+I8_SEAT, I8_DEALER, I8_POSITION, I8_WON, I8_HEARTS = (_I8[n] for n in ("seat", "dealer", "position", "tricks_won",
+                                                                        "hearts_at_lead"))
+I8_Q_HOLDER, I8_Q_FATE, I8_Q_TRICK = _I8["quinola_holder"], _I8["quinola_fate"], _I8["quinola_trick"]
+I8_PARTY_WINNER, I8_PARTY_LOSER = _I8["party_winner"], _I8["party_loser"]
+I8_REV_SEAT, I8_REV_MADE, I8_REV_BREAKER = _I8["reversis_seat"], _I8["reversis_made"], _I8["reversis_breaker"]
+I8_ESP_ELIGIBLE, I8_ESP_SEAT, I8_ESP_MADE = (_I8[n] for n in ("espagnolette_eligible", "espagnolette_seat",
+                                                              "espagnolette_made"))
+I16_DEAL, I16_POINTS, I16_PARTY_VALUE = _I16["deal"], _I16["card_points"], _I16["party_value"]
+I64_FISH, I64_TO_POOL, I64_FROM_POOL, I64_Q_NET, I64_POOL_BEFORE, I64_POOL_AFTER = (
+    _I64[n] for n in ("fish", "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after"))
+
+QUINOLA_SIGN = np.zeros((2, len(REASONS)), np.int64)
+"""``[0, reason]``: 1 where a payment of that reason paid counts against the payer's ``quinola_net``; ``[1, reason]``:
+1 where it counts for the payee (:data:`reversis_sim.game.QUINOLA_PAID`, ``QUINOLA_RECEIVED``)."""
+for _r in QUINOLA_PAID:
+    QUINOLA_SIGN[0, REASONS.index(_r)] = 1
+for _r in QUINOLA_RECEIVED:
+    QUINOLA_SIGN[1, REASONS.index(_r)] = 1
+
+
+@njit_nrt_free
+def payment_rows(row, ledger, scratch, used, q_net, quinola_sign, n_seats, seat, reason, amount, first) -> int:
+    """Sum the deal's ledger by (party, reason, direction) and write its non-zero seat rows at slots ``first``,
+    ``first + 1``... of ``seat``, ``reason``, ``amount`` (paid: negative); return how many. Also fills ``q_net``
+    (``int64 (MAX_SEATS,)``) with each seat's ``quinola_net``.
+
+    Rows come in the order of :func:`reversis_sim.columns.payment_rows`: by seat, then reason code, what was paid
+    before what was received. ``scratch`` (``int64 (2, POOL + 1, n_reasons)``) and ``used`` (``uint64
+    (MAX_SEATS,)``, the reasons each seat paid or received with, one bit each) are zero on entry and on return."""
+    n = row[COL_N_PAYMENTS]
+    for s in range(MAX_SEATS):
+        q_net[s] = 0
+    for i in range(n):
+        a = ledger[i, 3]
+        r = ledger[i, 4]
+        payer = ledger[i, 1]
+        payee = ledger[i, 2]
+        if payer < POOL:
+            scratch[0, payer, r] += a
+            used[payer] |= ONE << np.uint64(r)
+            q_net[payer] -= a * quinola_sign[0, r]
+        if payee < POOL:
+            scratch[1, payee, r] += a
+            used[payee] |= ONE << np.uint64(r)
+            q_net[payee] += a * quinola_sign[1, r]
+    k = first
+    for s in range(n_seats):
+        m = used[s]
+        while m:
+            r = lowest(m)
+            m &= m - ONE
+            if scratch[0, s, r]:
+                seat[k] = s
+                reason[k] = r
+                amount[k] = -scratch[0, s, r]
+                k += 1
+                scratch[0, s, r] = 0
+            if scratch[1, s, r]:
+                seat[k] = s
+                reason[k] = r
+                amount[k] = scratch[1, s, r]
+                k += 1
+                scratch[1, s, r] = 0
+        used[s] = 0
+    return k - first
+
+
+@njit_nrt_free
+def seat_rows(row, q_net, n_seats, base, match, i8, i16, i64):
+    """Write the deal's ``n_seats`` seat rows, rows ``base .. base + n_seats - 1`` of the blocks, from its result
+    row and its ``q_net``."""
+    dealer = row[COL_DEALER]
+    for s in range(n_seats):
+        j = base + s
+        match[j] = row[COL_MATCH]
+        i8[I8_SEAT, j] = s
+        i8[I8_DEALER, j] = dealer
+        i8[I8_POSITION, j] = (s - dealer + n_seats) % n_seats
+        i8[I8_WON, j] = row[COL_WON + s]
+        i8[I8_HEARTS, j] = row[COL_HEARTS + s]
+        i8[I8_Q_HOLDER, j] = row[COL_Q_HOLDER]
+        i8[I8_Q_FATE, j] = row[COL_Q_FATE]
+        i8[I8_Q_TRICK, j] = row[COL_Q_TRICK]
+        i8[I8_PARTY_WINNER, j] = row[COL_PARTY_WINNER]
+        i8[I8_PARTY_LOSER, j] = row[COL_PARTY_LOSER]
+        i8[I8_REV_SEAT, j] = row[COL_REV_SEAT]
+        i8[I8_REV_MADE, j] = row[COL_REV_MADE]
+        i8[I8_REV_BREAKER, j] = row[COL_REV_BREAKER]
+        i8[I8_ESP_ELIGIBLE, j] = row[COL_ESP_ELIGIBLE]
+        i8[I8_ESP_SEAT, j] = row[COL_ESP_SEAT]
+        i8[I8_ESP_MADE, j] = row[COL_ESP_MADE]
+        i16[I16_DEAL, j] = row[COL_DEAL]
+        i16[I16_POINTS, j] = row[COL_POINTS + s]
+        i16[I16_PARTY_VALUE, j] = row[COL_PARTY_VALUE]
+        i64[I64_FISH, j] = row[COL_FISH + s]
+        i64[I64_TO_POOL, j] = row[COL_TO_POOL + s]
+        i64[I64_FROM_POOL, j] = row[COL_FROM_POOL + s]
+        i64[I64_Q_NET, j] = q_net[s]
+        i64[I64_POOL_BEFORE, j] = row[COL_POOL_BEFORE]
+        i64[I64_POOL_AFTER, j] = row[COL_POOL_AFTER]
+
+
+@njit
+def compact_payments(count, seat, reason, amount, n_seats, match, deal, out_match, out_deal, out_seat, out_reason,
+                     out_amount):
+    """Pack the counted payment slots of every deal (``count[d]`` rows at slots ``d * PAY_SLOTS``...) into the
+    ``out_*`` arrays, in deal order; the deal's ``match`` and ``deal`` come from its first seat row."""
+    k = 0
+    for d in range(len(count)):
+        for i in range(d * PAY_SLOTS, d * PAY_SLOTS + count[d]):
+            out_match[k] = match[d * n_seats]
+            out_deal[k] = deal[d * n_seats]
+            out_seat[k] = seat[i]
+            out_reason[k] = reason[i]
+            out_amount[k] = amount[i]
+            k += 1
