@@ -51,8 +51,14 @@ def main(argv=None) -> int:
         print(f"{name:<44}{rate:>14,.0f}{rate / ref:>14,.0f}")
     print(f"all threads vs 1 thread: x{r['speedup_all_threads_vs_1_thread']:.2f}")
     print(f"end to end (simulate --no-figures, {r['end_to_end_deals']:,} deals): {r['end_to_end_deals_per_s']:,.0f} "
-          f"deals/s, x{r['end_to_end_vs_kernel']:.2f} of the kernel on {r['threads']} threads; "
-          f"{r['disk_bytes_per_deal']:.1f} bytes per deal on disk")
+          f"deals/s, x{r['end_to_end_vs_kernel']:.2f} of the kernel on {r['threads']} threads "
+          f"(x{r['end_to_end_vs_kernel_core']:.2f} of the kernel core)")
+    print(f"writer, 1 thread: {r['writer_deals_per_s_1_thread']:,.0f} deals/s encoded "
+          f"({r['writer_vs_kernel_1_thread']:.2f} cores of writing per core of play); tables built in "
+          f"{r['table_build_ns_per_deal']:.0f} ns a deal")
+    print(f"bytes per deal: Arrow {r['arrow_bytes_per_deal']:.0f} (seats {r['arrow_seat_bytes_per_deal']:.0f}, "
+          f"payments {r['arrow_payment_bytes_per_deal']:.0f}); disk {r['disk_bytes_per_deal']:.1f} "
+          f"(seats {r['disk_seat_bytes_per_deal']:.1f}, payments {r['disk_payment_bytes_per_deal']:.1f})")
     return 0
 
 

@@ -13,7 +13,12 @@ which compiles the kernel or loads it from the on-disk cache:
 - ``end_to_end_deals_per_s``: a whole run written to a run folder as ``simulate --no-figures`` writes it
   (:func:`reversis_sim.simulate.run`, all threads, in a temporary folder; the kernels are already compiled, so the
   process's startup is not in it), with ``end_to_end_vs_kernel`` (its ratio to the kernel on all threads through the
-  engine interface) and ``disk_bytes_per_deal`` (the Parquet part files).
+  engine interface), ``end_to_end_vs_kernel_core`` (to the kernel core on all threads) and the bytes per deal on
+  disk (``disk_bytes_per_deal``: both tables; ``disk_seat_bytes_per_deal``, ``disk_payment_bytes_per_deal``);
+- the writer alone, on one thread (:func:`writer_cost`): ``arrow_bytes_per_deal`` (the two Arrow tables of a chunk,
+  ``arrow_seat_bytes_per_deal`` and ``arrow_payment_bytes_per_deal`` apart), ``table_build_ns_per_deal``, and
+  ``writer_deals_per_s_1_thread`` (Parquet encoding of both tables, in memory), with ``writer_vs_kernel_1_thread``:
+  the share of a core the writer needs per core of play.
 """
 
 from __future__ import annotations
@@ -24,11 +29,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numba
+import pyarrow as pa
+import pyarrow.parquet as pq
 
+from .columns import Chunk
 from .engine.batch import core_runner
 from .engines import get_engine
 from .policies import PolicySpec, parse_seats
-from .record import RunSpec
+from .record import WRITE_OPTIONS, RunSpec, payment_table, seat_table
+from .record.spec import CHUNK_MATCHES
 from .rules import Rules
 from .simulate import run
 
@@ -84,28 +93,57 @@ def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_dea
         "kernel_core_deals_per_s_all_threads": _best_rate(lambda: core(all_threads), n, repeat),
         "first_call_s": warmup_s,
     }
+    sample = fast.columns(rules, specs, seed=seed, first_match=0, n_matches=min(n_matches, CHUNK_MATCHES), threads=1)
+    result.update(writer_cost(sample, [str(s) for s in specs], repeat))
+    result["writer_vs_kernel_1_thread"] = (result["kernel_core_deals_per_s_1_thread"]
+                                           / result["writer_deals_per_s_1_thread"])
     result.update(end_to_end(rules, specs, n, threads=all_threads, seed=seed))
     result["end_to_end_vs_kernel"] = result["end_to_end_deals_per_s"] / result["kernel_deals_per_s_all_threads"]
+    result["end_to_end_vs_kernel_core"] = (result["end_to_end_deals_per_s"]
+                                           / result["kernel_core_deals_per_s_all_threads"])
     result["speedup_1_thread_vs_reference"] = result["kernel_deals_per_s_1_thread"] / ref_rate
     result["speedup_all_threads_vs_1_thread"] = (result["kernel_deals_per_s_all_threads"]
                                                  / result["kernel_deals_per_s_1_thread"])
     return result
 
 
+def writer_cost(chunk: Chunk, seats: list[str], repeat: int = 5) -> dict:
+    """What writing ``chunk`` costs on one thread, best of ``repeat``: building its two Arrow tables (views of the
+    chunk's arrays), their size, and encoding both as ``simulate`` writes them (into memory, no disk)."""
+    n = chunk.n_deals
+    build, tables = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        tables = seat_table(chunk, seats), payment_table(chunk, seats)
+        build = min(build, time.perf_counter() - t0)
+
+    def encode() -> None:
+        for table in tables:
+            pq.write_table(table, pa.BufferOutputStream(), **WRITE_OPTIONS)
+
+    return {"arrow_bytes_per_deal": (tables[0].nbytes + tables[1].nbytes) / n,
+            "arrow_seat_bytes_per_deal": tables[0].nbytes / n, "arrow_payment_bytes_per_deal": tables[1].nbytes / n,
+            "payment_rows_per_deal": tables[1].num_rows / n, "table_build_ns_per_deal": build / n * 1e9,
+            "writer_deals_per_s_1_thread": _best_rate(encode, n, repeat)}
+
+
 def end_to_end(rules: Rules, seats: Sequence[PolicySpec | str], n_deals: int, *, threads: int | None = None,
                seed: int = 0) -> dict:
     """A run of ``n_deals`` deals simulated and written to a temporary run folder (``simulate --no-figures``):
     ``end_to_end_deals_per_s`` (wall time of :func:`reversis_sim.simulate.run`, one run), ``disk_bytes_per_deal``
-    (the part files), ``end_to_end_deals``."""
+    (both tables' files; ``disk_seat_bytes_per_deal``, ``disk_payment_bytes_per_deal`` apart), ``end_to_end_deals``."""
     spec = RunSpec.for_deals(rules, [str(s) for s in seats], deals=n_deals, seed=seed)
     with tempfile.TemporaryDirectory(prefix="reversis-bench-") as tmp:
         out = Path(tmp) / "run"
         t0 = time.perf_counter()
         report = run(spec, out, threads=threads)
         wall = time.perf_counter() - t0
-        disk = sum(p.stat().st_size for p in out.glob("part-*.parquet"))
+        seat = sum(p.stat().st_size for p in out.glob("part-*.parquet"))
+        pay = sum(p.stat().st_size for p in out.glob("payments-*.parquet"))
     deals = report.n_deals_run
-    return {"end_to_end_deals": deals, "end_to_end_deals_per_s": deals / wall, "disk_bytes_per_deal": disk / deals}
+    return {"end_to_end_deals": deals, "end_to_end_deals_per_s": deals / wall,
+            "disk_bytes_per_deal": (seat + pay) / deals, "disk_seat_bytes_per_deal": seat / deals,
+            "disk_payment_bytes_per_deal": pay / deals}
 
 
 def measure_search(rules: Rules, settings: Sequence[str], field: str = "tuned", n_deals: int = 2_400, *,

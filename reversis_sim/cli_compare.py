@@ -275,8 +275,15 @@ def register(main: click.Group) -> None:
                           (f"kernel, {r['threads']} threads", "kernel_deals_per_s_all_threads"),
                           ("end to end (simulate, no figures)", "end_to_end_deals_per_s")):
             click.echo(f"{name:<32}{r[key]:>14,.0f}{r[key] / ref:>14,.0f}")
-        click.echo(f"end to end / kernel on {r['threads']} threads: {r['end_to_end_vs_kernel']:.2f}; "
-                   f"{r['disk_bytes_per_deal']:.1f} bytes per deal on disk")
+        click.echo(f"end to end / kernel on {r['threads']} threads: {r['end_to_end_vs_kernel']:.2f} "
+                   f"({r['end_to_end_vs_kernel_core']:.2f} of the kernel core)")
+        click.echo(f"writer, 1 thread: {r['writer_deals_per_s_1_thread']:,.0f} deals/s, "
+                   f"{r['writer_vs_kernel_1_thread']:.2f} cores of writing per core of play; tables built in "
+                   f"{r['table_build_ns_per_deal']:.0f} ns a deal")
+        click.echo(f"bytes per deal: Arrow {r['arrow_bytes_per_deal']:.0f} (seats "
+                   f"{r['arrow_seat_bytes_per_deal']:.0f}, payments {r['arrow_payment_bytes_per_deal']:.0f}, "
+                   f"{r['payment_rows_per_deal']:.1f} rows); disk {r['disk_bytes_per_deal']:.1f} (seats "
+                   f"{r['disk_seat_bytes_per_deal']:.1f}, payments {r['disk_payment_bytes_per_deal']:.1f})")
         sys.stdout.flush()
 
 

@@ -2,13 +2,15 @@
 chunk, into :class:`~reversis_sim.record.RunFolder`).
 
 A chunk of matches is a pure function of (run description, chunk id) (DESIGN.md decision 7): it can run in any
-order, on any thread or machine, and a resumed run recomputes only the missing chunks. Writing a chunk's Parquet
-overlaps with simulating the next one (a writer thread; the numba kernels release the GIL). The rules played are
-those the run description records (``RunSpec.rules_params``), never a preset looked up again by name.
+order, on any thread or machine, and a resumed run recomputes only the missing chunks. Writing chunks' Parquet
+overlaps with simulating the next one (writer threads, :func:`writers`; the numba kernels release the GIL). The
+rules played are those the run description records (``RunSpec.rules_params``), never a preset looked up again by
+name.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -51,42 +53,55 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
         return report
 
 
+def writers() -> int:
+    """Writer threads of a run: one per core, at most 4. Encoding Parquet costs about twice the CPU of playing the
+    deals (docs/performance.md), so one writer leaves a core idle whenever the engine waits for it."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 def _fill(folder: RunFolder, rules, seats, play, threads, progress) -> RunReport:
-    """Simulate the folder's missing chunks, one at a time, while a writer thread writes the previous one."""
+    """Simulate the folder's missing chunks, one at a time, while writer threads write the previous ones (pyarrow
+    releases the GIL while it encodes, and the numba kernels while they play)."""
     spec = folder.spec
     n_todo = folder.n_missing()
-    pending: queue.Queue = queue.Queue(maxsize=2)
+    n_writers = writers()
+    pending: queue.Queue = queue.Queue(maxsize=n_writers)  # chunks played, waiting for a writer
     failure: list[BaseException] = []
+    reporting = threading.Lock()
 
     def writer() -> None:
         while True:
             item = pending.get()
             if item is None:
                 return
-            chunk, cols = item
+            chunk, data = item
             try:
                 if not failure:
-                    folder.write_chunk(chunk, cols)
+                    folder.write_chunk(chunk, data)
                     if progress is not None:
-                        progress(len(cols["match"]))
+                        with reporting:
+                            progress(data.n_deals)
             except BaseException as e:  # noqa: BLE001 - reported to the main thread
                 failure.append(e)
 
-    thread = threading.Thread(target=writer, name="reversis-writer", daemon=True)
-    thread.start()
+    pool = [threading.Thread(target=writer, name=f"reversis-writer-{k}", daemon=True) for k in range(n_writers)]
+    for thread in pool:
+        thread.start()
     n_deals = 0
     try:
         for chunk in folder.missing_chunks():
             if failure:
                 break
             first, n = spec.chunk_range(chunk)
-            cols = play.columns(rules, seats, seed=spec.seed, first_match=first, n_matches=n,
+            data = play.columns(rules, seats, seed=spec.seed, first_match=first, n_matches=n,
                                 match_deals=spec.match_deals, threads=threads)
-            n_deals += len(cols["match"])
-            pending.put((chunk, cols))
+            n_deals += data.n_deals
+            pending.put((chunk, data))
     finally:
-        pending.put(None)
-        thread.join()
+        for _ in pool:
+            pending.put(None)
+        for thread in pool:
+            thread.join()
     if failure:
         raise failure[0]
     return RunReport(folder.out, n_todo, spec.n_chunks, n_deals, folder.repaired)

@@ -143,6 +143,11 @@ def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
             "threads"} <= set(data)
     assert data["end_to_end_deals"] == data["n_deals"] and data["disk_bytes_per_deal"] > 0
     assert data["end_to_end_vs_kernel"] == data["end_to_end_deals_per_s"] / data["kernel_deals_per_s_all_threads"]
+    assert data["disk_bytes_per_deal"] == pytest.approx(data["disk_seat_bytes_per_deal"]
+                                                        + data["disk_payment_bytes_per_deal"])
+    assert data["arrow_seat_bytes_per_deal"] < 300 and data["payment_rows_per_deal"] > 1
+    assert data["writer_vs_kernel_1_thread"] == (data["kernel_core_deals_per_s_1_thread"]
+                                                 / data["writer_deals_per_s_1_thread"])
 
 
 def test_replay_prints_the_same_record_from_either_engine():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import platform
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -84,12 +85,14 @@ def _kind(out: Path) -> str:
 
 class RunFolder:
     """A run folder being written, holding its lock until :meth:`close` (or the end of a ``with`` block). Use
-    :meth:`create` (new, or ``force`` to replace a run) or :meth:`resume`."""
+    :meth:`create` (new, or ``force`` to replace a run) or :meth:`resume`. Several threads may write chunks at
+    once (:meth:`write_chunk`): each chunk has its own files, and the manifest is rewritten under a thread lock."""
 
     def __init__(self, out: Path, spec: RunSpec, manifest: dict, lock: FolderLock, repaired: bool = False):
         self.out, self.spec, self.manifest, self.lock = out, spec, manifest, lock
         self.done = completed_chunks(manifest)
         self.repaired = repaired  # the manifest was rebuilt from the parts
+        self._recording = threading.Lock()  # one manifest update at a time
 
     def __enter__(self) -> RunFolder:
         return self
@@ -183,9 +186,10 @@ class RunFolder:
         table, payments = self.tables(chunk, data)
         write_durably(payments_path(self.out, chunk), lambda tmp: pq.write_table(payments, tmp, **WRITE_OPTIONS))
         write_durably(part_path(self.out, chunk), lambda tmp: pq.write_table(table, tmp, **WRITE_OPTIONS))
-        self.done.add(chunk)
-        self.manifest["completed_chunks"] = self.done.to_json()
-        write_json_atomic(self.out / MANIFEST, self.manifest)
+        with self._recording:
+            self.done.add(chunk)
+            self.manifest["completed_chunks"] = self.done.to_json()
+            write_json_atomic(self.out / MANIFEST, self.manifest)
 
     def tables(self, chunk: int, data: Chunk) -> tuple[pa.Table, pa.Table]:
         """(seat table, payments table) of chunk ``chunk``, each with its footer metadata, after checking that the

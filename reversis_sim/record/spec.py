@@ -17,6 +17,8 @@ MAX_MATCHES = 2**32 - 1
 """The most matches in a run: every match of a run can be replayed by number (``replay --match``)."""
 MAX_CHUNK_DEALS = 1_000_000
 """The most deals in one chunk (one part file): the engine holds a chunk's columns in memory, about 2 kB a deal."""
+CHUNK_MATCHES = 2048
+"""Matches per chunk (one part file each) unless ``--chunk-matches`` says otherwise."""
 MIN_MATCHES = 2
 """The fewest matches in a run: the match is the sampling unit, and one match gives no interval."""
 
@@ -57,7 +59,7 @@ class RunSpec:
 
     @classmethod
     def for_deals(cls, rules, seats, *, deals: int, seed: int, match_deals: int | None = None,
-                  chunk_matches: int = 2048) -> RunSpec:
+                  chunk_matches: int = CHUNK_MATCHES) -> RunSpec:
         """The spec of a run of at least ``deals`` deals (whole matches) of ``rules`` (a :class:`Rules`) with
         ``seats`` (policy specs, one or one per seat); ``ValueError`` if its size is out of bounds
         (:func:`check_run_size`)."""
