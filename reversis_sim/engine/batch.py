@@ -15,6 +15,7 @@ each match at its full-length slot; the wrapper drops the unplayed slots.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numba
@@ -70,6 +71,18 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
     return slots.chunk(n_played, n_deals)
 
 
+_scratch = threading.local()
+
+
+def _payment_slots(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The payment slots (seat, reason, amount) for ``n`` slots, reused from call to call on one thread: only the
+    packed payments leave a call, and fresh slots (900 bytes a deal) would be page-faulted in again every chunk."""
+    have = getattr(_scratch, "slots", None)
+    if have is None or len(have[0]) < n:
+        _scratch.slots = have = (np.empty(n, np.int8), np.empty(n, np.int8), np.empty(n, np.int64))
+    return have[0][:n], have[1][:n], have[2][:n]
+
+
 class _Slots:
     """The arrays the match kernel fills for ``n`` deal slots: the chunk's seat-row blocks, the payment slots
     (:data:`.rows.PAY_SLOTS` per deal, never zeroed), the payment counts and the error codes."""
@@ -77,9 +90,7 @@ class _Slots:
     def __init__(self, n: int, n_seats: int):
         self.n_seats = n_seats
         self.seat = columns.empty(n, n_seats)
-        self.pay_seat = np.empty(n * PAY_SLOTS, np.int8)
-        self.pay_reason = np.empty(n * PAY_SLOTS, np.int8)
-        self.pay_amount = np.empty(n * PAY_SLOTS, np.int64)
+        self.pay_seat, self.pay_reason, self.pay_amount = _payment_slots(n * PAY_SLOTS)
         self.pay_count = np.zeros(n, np.int64)
         self.err = np.zeros(n, np.int64)
 
