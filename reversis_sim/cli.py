@@ -194,6 +194,8 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
 
             run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress,
                 then=finish)
+    except OverflowError as e:  # the engine's chips would not fit 64 bits (kernel/layout.py MAX_POOL)
+        raise click.ClickException(f"{e}; the chunks written before it are kept in {out}") from None
     except KeyboardInterrupt:
         done = len(completed_chunks(read_manifest(out))) if Path(out, "manifest.json").exists() else 0
         again = _resume_command(rules.name, rule_overrides, seats, deals, match_deals, seed, out, chunk_matches)

@@ -109,3 +109,13 @@ def test_other_tables_are_deterministic_and_conserve_chips(name):
         assert not one["tricks_won"][rows, one["dealer"]].any()
         assert not one["hearts_at_lead"][rows, one["dealer"]].any()
         assert (one["fish"][rows, one["dealer"]] >= 0).all()
+
+
+def test_a_pool_past_the_engine_limit_is_an_error_naming_the_deal_not_a_wrapped_number():
+    """The kernel refuses a deal whose pool is past MAX_POOL (a doubling could overflow 64-bit chips): the
+    wrapper's exception names the match, the deal and the way out."""
+    from reversis_sim.kernel.layout import ERR_POOL, MAX_POOL, kernel_error
+
+    e = kernel_error(ERR_POOL, 7, 31)
+    assert isinstance(e, OverflowError) and "match 7 deal 31" in str(e) and "--match-deals" in str(e)
+    assert 2 * (MAX_POOL + 10**6) < 2**63  # a doubling of any pool the kernel accepts, with its other payments
