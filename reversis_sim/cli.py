@@ -17,8 +17,10 @@ from .analysis import analysis_tables, summarize_run
 from .cli_options import (
     DEFAULT_SEAT,
     folder_errors,
+    on_cluster,
     rule_option,
     rules_option,
+    scheduler_option,
     seed_option,
     threads_option,
     with_rule_overrides,
@@ -137,8 +139,9 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--figures/--no-figures", default=True, show_default=True,
               help="Draw the run's figures into OUT/figures/ at the end.")
+@scheduler_option
 def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, resume, force, threads, chunk_matches,
-             engine, fmt, quiet, figures):
+             engine, fmt, quiet, figures, scheduler):
     """Play whole matches of Reversis and stream every deal into a run folder (Parquet part files and a
     manifest), then print a summary. A killed or interrupted run continues with --resume and ends with exactly
     the rows of an uninterrupted run.
@@ -181,6 +184,7 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
 
     try:
         with folder_errors(out, kept), contextlib.ExitStack() as bars:
+            cluster = bars.enter_context(on_cluster(scheduler))  # before the folder: an unusable one writes nothing
             bar = bars.enter_context(click.progressbar(
                 length=spec.n_matches * spec.match_deals, label="deals", file=sys.stderr, hidden=not show,
                 show_pos=True, show_eta=True, item_show_func=lambda rate: rate))
@@ -193,7 +197,7 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
                 bar.update(n, f"{rate:,.0f} deals/s")
 
             run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress,
-                then=finish)
+                then=finish, cluster=cluster)
     except OverflowError as e:  # the engine's chips would not fit 64 bits (kernel/layout.py MAX_POOL)
         raise click.ClickException(f"{e}; the chunks written before it are kept in {out}") from None
     except KeyboardInterrupt:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import errno
+import functools
+import re
 from contextlib import contextmanager
 
 import click
@@ -122,7 +124,49 @@ COMMON_OPTIONS = [
 ]
 
 
+def _scheduler(ctx, param, value):
+    if value is None:
+        return None
+    m = re.match(r"^local:(-?\d+)$", value.strip())
+    if m and int(m.group(1)) < 1:
+        raise click.BadParameter(f"{value}: a local cluster needs at least 1 worker process (local:2)")
+    if value.strip().startswith("local") and not m:
+        raise click.BadParameter(f"{value}: write local:N, N worker processes (local:2)")
+    return value.strip()
+
+
+scheduler_option = click.option(
+    "--scheduler", metavar="ADDRESS", default=None, callback=_scheduler,
+    help="Play on a dask.distributed cluster: a scheduler address (tcp://host:8786), or local:N to start N local "
+         "worker processes (pip install -e '.[dask]'; docs/cluster.md). Results are identical to a local run.")
+
+
+@contextmanager
+def on_cluster(address: str | None):
+    """The :class:`reversis_sim.cluster.Cluster` of ``--scheduler`` (None without one: nothing of dask is imported),
+    active for the comparisons while the block runs; one sentence and exit 1 when it cannot be used."""
+    if address is None:
+        yield None
+        return
+    from .cluster import ClusterError, connect, use
+
+    try:
+        cluster = connect(address)
+    except ClusterError as e:
+        raise click.ClickException(str(e)) from None
+    with cluster, use(cluster):
+        yield cluster
+
+
 def with_common_options(f):
-    for option in reversed(COMMON_OPTIONS):
-        f = option(f)
-    return f
+    """The options every comparison command takes, ``--scheduler`` included (the command then runs on the
+    cluster)."""
+
+    @functools.wraps(f)
+    def on_the_cluster(*args, scheduler=None, **kwargs):
+        with on_cluster(scheduler):
+            return f(*args, **kwargs)
+
+    for option in reversed([*COMMON_OPTIONS, scheduler_option]):
+        on_the_cluster = option(on_the_cluster)
+    return on_the_cluster

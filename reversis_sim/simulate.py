@@ -14,10 +14,11 @@ import gc
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .columns import Chunk
 from .engines import get_engine
 from .policies import parse_seats
 from .record import RunFolder, RunSpec
@@ -34,13 +35,14 @@ class RunReport:
 
 def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = False, engine: str = "numba",
         threads: int | None = None, progress: Callable[[int], None] | None = None,
-        then: Callable[[RunReport], None] | None = None) -> RunReport:
+        then: Callable[[RunReport], None] | None = None, cluster=None) -> RunReport:
     """Simulate a run into a run folder (creating it, or resuming it), chunk by chunk.
 
     ``progress`` is called with the number of deals added after each chunk is written; ``then`` with the report
     once the last chunk is written, while the folder's lock is still held (a summary read there cannot meet another
-    writer's ``--force``). An exception or KeyboardInterrupt stops the run after the chunk being written completes;
-    every completed chunk stays on disk.
+    writer's ``--force``). With ``cluster`` (:class:`reversis_sim.cluster.Cluster`) the chunks are played on its
+    workers and written here, the same rows as a local run. An exception or KeyboardInterrupt stops the run after
+    the chunks being written complete; every completed chunk stays on disk.
     """
     rules = spec.resolved_rules()
     seats = parse_seats(spec.seats, rules.n_seats)
@@ -48,7 +50,11 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
     play.check(rules)
     folder = RunFolder.resume(out, spec) if resume else RunFolder.create(out, spec, force=force)
     with folder:  # the folder's lock is held until the last chunk is written and ``then`` returns (or the run stops)
-        report = _fill(folder, rules, seats, play, threads, progress)
+        if cluster is None:
+            chunks = _play_here(folder, rules, seats, play, threads)
+        else:
+            chunks = cluster.play_chunks(folder.spec.identity(), folder.missing_chunks(), engine)
+        report = _fill(folder, chunks, progress)
         if then is not None:
             then(report)
         return report
@@ -60,9 +66,18 @@ def writers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def _fill(folder: RunFolder, rules, seats, play, threads, progress) -> RunReport:
-    """Simulate the folder's missing chunks, one at a time, while writer threads write the previous ones (pyarrow
-    releases the GIL while it encodes, and the numba kernels while they play)."""
+def _play_here(folder: RunFolder, rules, seats, play, threads) -> Iterator[tuple[int, Chunk]]:
+    """(chunk, its rows) for every missing chunk of the folder, played here, one after the other."""
+    spec = folder.spec
+    for chunk in folder.missing_chunks():
+        first, n = spec.chunk_range(chunk)
+        yield chunk, play.columns(rules, seats, seed=spec.seed, first_match=first, n_matches=n,
+                                  match_deals=spec.match_deals, threads=threads)
+
+
+def _fill(folder: RunFolder, chunks: Iterator[tuple[int, Chunk]], progress) -> RunReport:
+    """Write the chunks as they are played (``chunks``: here, or on a cluster), while writer threads write the
+    previous ones (pyarrow releases the GIL while it encodes, and the numba kernels while they play)."""
     spec = folder.spec
     n_todo = folder.n_missing()
     n_writers = writers()
@@ -92,12 +107,9 @@ def _fill(folder: RunFolder, rules, seats, play, threads, progress) -> RunReport
         thread.start()
     n_deals = 0
     try:
-        for chunk in folder.missing_chunks():
+        for chunk, data in chunks:
             if failure:
                 break
-            first, n = spec.chunk_range(chunk)
-            data = play.columns(rules, seats, seed=spec.seed, first_match=first, n_matches=n,
-                                match_deals=spec.match_deals, threads=threads)
             n_deals += data.n_deals
             pending.put((chunk, data))
     finally:

@@ -88,20 +88,40 @@ class Arms:
         self.memo = {k: v for k, v in self.memo.items() if k in keep}
 
     def _play(self, seats: list[PolicySpec], seed: int, policy_seeds: tuple[int, ...] | None) -> Table:
-        n_seats = self.rules.n_seats
-        fish = np.zeros((self.n_matches, n_seats), np.int64)
-        deals = np.zeros(self.n_matches, np.int64)
-        for start in range(0, self.n_matches, self.chunk_matches):
-            size = min(self.chunk_matches, self.n_matches - start)
-            cols = self.engine.columns(self.rules, seats, seed=seed, first_match=self.first_match + start,
-                                       n_matches=size, match_deals=self.match_deals, threads=self.threads,
-                                       policy_seeds=None if policy_seeds is None else list(policy_seeds))
-            idx = np.asarray(cols["match"], np.int64) - (self.first_match + start)
-            deals[start:start + size] = np.bincount(idx, minlength=size)
-            f = np.asarray(cols["fish"])
-            for s in range(n_seats):  # float64 sums of int fish are exact far beyond any match's total
-                fish[start:start + size, s] = np.rint(np.bincount(idx, weights=f[:, s], minlength=size))
-            self.n_deals_simulated += len(idx)
+        from ..cluster import active
+
+        starts = range(0, self.n_matches, self.chunk_matches)
+        cluster = active()
+        engine = self.engine.name if cluster is not None else self.engine  # a name travels; the object is here
+        args = [(self.rules, [str(s) for s in seats], seed, policy_seeds, self.first_match + start,
+                 min(self.chunk_matches, self.n_matches - start), self.match_deals, engine,
+                 self.threads if cluster is None else None)  # a worker plays on its own threads
+                for start in starts]
+        parts = cluster.map(play_seating_chunk, args) if cluster is not None else [play_seating_chunk(*a)
+                                                                                   for a in args]
+        fish = np.concatenate([p[0] for p in parts])
+        deals = np.concatenate([p[1] for p in parts])
+        self.n_deals_simulated += int(deals.sum())
         if np.any(deals == 0):
             raise RuntimeError("a match produced no deal; the engine returned rows for other matches than asked")
         return Table(fish, deals)
+
+
+def play_seating_chunk(rules: Rules, seats: list[str], seed: int, policy_seeds: tuple[int, ...] | None,
+                       first_match: int, n_matches: int, match_deals: int, engine, threads: int | None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """One chunk of a seating, reduced where it is played (here, or on a cluster's worker): ``fish`` int64
+    (n_matches, n_seats) totals per match and seat, ``deals`` int64 (n_matches,). ``engine``: an engine or its
+    name (:func:`reversis_sim.engines.get_engine`)."""
+    play = get_engine(engine) if isinstance(engine, str) else engine
+    n_seats = rules.n_seats
+    cols = play.columns(rules, [as_spec(s) for s in seats], seed=seed, first_match=first_match, n_matches=n_matches,
+                        match_deals=match_deals, threads=threads,
+                        policy_seeds=None if policy_seeds is None else list(policy_seeds))
+    idx = np.asarray(cols["match"], np.int64) - first_match
+    deals = np.bincount(idx, minlength=n_matches).astype(np.int64)
+    f = np.asarray(cols["fish"])
+    fish = np.zeros((n_matches, n_seats), np.int64)
+    for s in range(n_seats):  # float64 sums of int fish are exact far beyond any match's total
+        fish[:, s] = np.rint(np.bincount(idx, weights=f[:, s], minlength=n_matches))
+    return fish, deals

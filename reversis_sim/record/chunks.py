@@ -64,9 +64,10 @@ class ChunkSet:
             yield from range(start, stop)
 
     def missing(self, n_chunks: int) -> Iterator[int]:
-        """The chunks ``0 .. n_chunks - 1`` not in the set, in order, one at a time."""
+        """The chunks ``0 .. n_chunks - 1`` not in the set when the iteration starts, in order, one at a time (the
+        writers add chunks while a run iterates: the ranges are copied first, never read while they change)."""
         c = 0
-        for start, stop in self.ranges:
+        for start, stop in [tuple(r) for r in self.ranges]:
             yield from range(c, min(start, n_chunks))
             c = max(c, stop)
         yield from range(c, n_chunks)
