@@ -40,7 +40,7 @@ from .record import (
 )
 from .record.upgrade import upgrade as upgrade_folder
 from .rules import PRESETS, RulesError, get_preset
-from .simulate import run
+from .simulate import WRITERS, run
 
 MAX_MATCH = 2**32 - 1
 
@@ -140,8 +140,11 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @click.option("--figures/--no-figures", default=True, show_default=True,
               help="Draw the run's figures into OUT/figures/ at the end.")
 @scheduler_option
+@click.option("--writer", type=click.Choice(WRITERS), default="auto", show_default=True,
+              help="With --scheduler: who writes the parts: the client, the workers (storage shared with them), or "
+                   "auto: the workers when they all see the run folder (docs/cluster.md).")
 def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, resume, force, threads, chunk_matches,
-             engine, fmt, quiet, figures, scheduler):
+             engine, fmt, quiet, figures, scheduler, writer):
     """Play whole matches of Reversis and stream every deal into a run folder (Parquet part files and a
     manifest), then print a summary. A killed or interrupted run continues with --resume and ends with exactly
     the rows of an uninterrupted run.
@@ -197,7 +200,7 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
                 bar.update(n, f"{rate:,.0f} deals/s")
 
             run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress,
-                then=finish, cluster=cluster)
+                then=finish, cluster=cluster, writer=writer)
     except OverflowError as e:  # the engine's chips would not fit 64 bits (kernel/layout.py MAX_POOL)
         raise click.ClickException(f"{e}; the chunks written before it are kept in {out}") from None
     except KeyboardInterrupt:

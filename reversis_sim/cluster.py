@@ -108,6 +108,24 @@ def play_run_chunk(identity_: dict, chunk: int, engine: str):
                                       first_match=first, n_matches=n, match_deals=spec.match_deals)
 
 
+def write_run_chunk(out: str, identity_: dict, chunk: int, engine: str) -> tuple[int, int]:
+    """Worker task on shared storage: play chunk ``chunk`` and write its files into the run folder ``out`` (the
+    client records it in the manifest); returns (chunk, deals)."""
+    from .record import RunSpec
+    from .record.folder import write_chunk_files
+
+    data = play_run_chunk(identity_, chunk, engine)
+    write_chunk_files(Path(out), RunSpec.from_identity(identity_), chunk, data)
+    return chunk, data.n_deals
+
+
+def _read(path: str) -> str | None:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return None
+
+
 class Cluster:
     """A connected dask client (and the LocalCluster it started, if any). Use as a context manager."""
 
@@ -131,7 +149,13 @@ class Cluster:
         return max(1, sum(self.client.nthreads().values()))
 
     def play_chunks(self, identity_: dict, chunks: Iterable[int], engine: str) -> Iterator[tuple[int, object]]:
-        """(chunk, Chunk) of every chunk of the run, in the order they complete, a bounded number in flight."""
+        """(chunk, Chunk) of every chunk of the run, played by the workers, in the order they complete, a bounded
+        number in flight (the client writes them)."""
+        yield from self._as_completed(play_run_chunk, [identity_], chunks, engine)
+
+    def _as_completed(self, task: Callable, head: list, chunks: Iterable[int], engine: str) -> Iterator:
+        """``task(*head, chunk, engine)`` for every chunk, :data:`IN_FLIGHT_PER_THREAD` per worker thread at once;
+        yields (chunk, result) as they complete."""
         from dask.distributed import as_completed
 
         todo = iter(chunks)
@@ -139,7 +163,7 @@ class Cluster:
         which: dict = {}
 
         def submit(chunk: int) -> None:
-            future = self.client.submit(play_run_chunk, identity_, chunk, engine, pure=False)
+            future = self.client.submit(task, *head, chunk, engine, pure=False)
             which[future.key] = chunk
             running.add(future)
 
@@ -149,12 +173,31 @@ class Cluster:
                 break
         for future in running:
             chunk = which.pop(future.key)
-            data = future.result()
+            result = future.result()
             future.release()
             nxt = next(todo, None)
             if nxt is not None:
                 submit(nxt)
-            yield chunk, data
+            yield chunk, (result[1] if task is write_run_chunk else result)
+
+    def write_chunks(self, out: Path, identity_: dict, chunks: Iterable[int],
+                     engine: str) -> Iterator[tuple[int, int]]:
+        """(chunk, deals) of every chunk of the run, written by the workers into the shared folder ``out``, in the
+        order they complete, a bounded number in flight."""
+        yield from self._as_completed(write_run_chunk, [str(out), identity_], chunks, engine)
+
+    def shares(self, folder: Path) -> bool:
+        """Whether every worker sees ``folder`` as this client does (shared storage): a probe file written here is
+        read back by each of them."""
+        import uuid
+
+        probe = Path(folder) / f".reversis-probe-{uuid.uuid4().hex}"
+        probe.write_text(probe.name)
+        try:
+            seen = self.client.run(_read, str(probe.resolve()))
+        finally:
+            probe.unlink(missing_ok=True)
+        return bool(seen) and all(text == probe.name for text in seen.values())
 
     def map(self, fn: Callable, args: Sequence[tuple]) -> list:
         """``[fn(*a) for a in args]`` on the workers, in order."""

@@ -21,7 +21,7 @@ from pathlib import Path
 from .columns import Chunk
 from .engines import get_engine
 from .policies import parse_seats
-from .record import RunFolder, RunSpec
+from .record import RunError, RunFolder, RunSpec
 
 
 @dataclass
@@ -35,14 +35,15 @@ class RunReport:
 
 def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = False, engine: str = "numba",
         threads: int | None = None, progress: Callable[[int], None] | None = None,
-        then: Callable[[RunReport], None] | None = None, cluster=None) -> RunReport:
+        then: Callable[[RunReport], None] | None = None, cluster=None, writer: str = "auto") -> RunReport:
     """Simulate a run into a run folder (creating it, or resuming it), chunk by chunk.
 
     ``progress`` is called with the number of deals added after each chunk is written; ``then`` with the report
     once the last chunk is written, while the folder's lock is still held (a summary read there cannot meet another
     writer's ``--force``). With ``cluster`` (:class:`reversis_sim.cluster.Cluster`) the chunks are played on its
-    workers and written here, the same rows as a local run. An exception or KeyboardInterrupt stops the run after
-    the chunks being written complete; every completed chunk stays on disk.
+    workers, the same rows as a local run, and written here (``writer="client"``), or by the workers into the
+    folder when they share its storage (``"workers"``; ``"auto"``: when they do). An exception or KeyboardInterrupt
+    stops the run after the chunks being written complete; every completed chunk stays on disk.
     """
     rules = spec.resolved_rules()
     seats = parse_seats(spec.seats, rules.n_seats)
@@ -51,10 +52,14 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
     folder = RunFolder.resume(out, spec) if resume else RunFolder.create(out, spec, force=force)
     with folder:  # the folder's lock is held until the last chunk is written and ``then`` returns (or the run stops)
         if cluster is None:
-            chunks = _play_here(folder, rules, seats, play, threads)
+            report = _fill(folder, _play_here(folder, rules, seats, play, threads), progress)
+        elif cluster_writes(cluster, folder, writer):
+            written = cluster.write_chunks(folder.out.resolve(), folder.spec.identity(), folder.missing_chunks(),
+                                           engine)
+            report = _record(folder, written, progress)
         else:
-            chunks = cluster.play_chunks(folder.spec.identity(), folder.missing_chunks(), engine)
-        report = _fill(folder, chunks, progress)
+            report = _fill(folder, cluster.play_chunks(folder.spec.identity(), folder.missing_chunks(), engine),
+                           progress)
         if then is not None:
             then(report)
         return report
@@ -119,4 +124,39 @@ def _fill(folder: RunFolder, chunks: Iterator[tuple[int, Chunk]], progress) -> R
             thread.join()
     if failure:
         raise failure[0]
+    return RunReport(folder.out, n_todo, spec.n_chunks, n_deals, folder.repaired)
+
+
+WRITERS = ("auto", "client", "workers")
+"""Who writes a cluster run's parts (``--writer``): the client, the workers (shared storage), or ``auto``: the
+workers when every one of them sees the run folder."""
+
+
+def cluster_writes(cluster, folder: RunFolder, writer: str) -> bool:
+    """Whether the cluster's workers write the parts (:data:`WRITERS`); :class:`RunError` for ``workers`` when they
+    do not share the folder's storage."""
+    if writer not in WRITERS:
+        raise ValueError(f"writer must be one of {', '.join(WRITERS)}, got {writer!r}")
+    if writer == "client":
+        return False
+    shared = cluster.shares(folder.out)
+    if writer == "workers" and not shared:
+        raise RunError(f"the workers of {cluster.address} do not see {folder.out} (no shared storage): use "
+                       f"--writer client, or a folder on a file system every worker mounts at the same path")
+    return shared
+
+
+def _record(folder: RunFolder, written: Iterator[tuple[int, int]], progress) -> RunReport:
+    """Record the chunks the workers wrote into the folder, each verified from its files' footers first."""
+    from .record import part_path, verify_part
+
+    spec = folder.spec
+    n_todo = folder.n_missing()
+    n_deals = 0
+    for chunk, deals in written:
+        verify_part(part_path(folder.out, chunk), chunk, spec.identity())
+        folder.record(chunk)
+        n_deals += deals
+        if progress is not None:
+            progress(deals)
     return RunReport(folder.out, n_todo, spec.n_chunks, n_deals, folder.repaired)

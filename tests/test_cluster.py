@@ -108,3 +108,21 @@ def test_nothing_of_dask_is_imported_without_a_scheduler(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_workers_write_the_parts_on_shared_storage_with_the_same_rows(two_workers, tmp_path):
+    from reversis_sim.record import RunError
+
+    spec = RunSpec.for_deals(PARLETT, ["avoid", "random", "tuned", "lowest"], deals=40 * 12, seed=3,
+                             chunk_matches=7)
+    run(spec, tmp_path / "here")
+    report = run(spec, tmp_path / "there", cluster=two_workers, writer="workers")
+    assert report.n_chunks_run == 6
+    _same_files(tmp_path / "here", tmp_path / "there")
+    assert two_workers.shares(tmp_path / "there")
+    two_workers.shares = lambda folder: False  # workers that do not see the folder: refused, or the client writes
+    with pytest.raises(RunError, match="do not see .*no shared storage.*--writer client"):
+        run(spec, tmp_path / "nowhere", cluster=two_workers, writer="workers")
+    run(spec, tmp_path / "client", cluster=two_workers, writer="auto")
+    _same_files(tmp_path / "here", tmp_path / "client")
+    del two_workers.shares

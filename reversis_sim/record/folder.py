@@ -181,31 +181,42 @@ class RunFolder:
         return self.spec.n_chunks - len(self.done)
 
     def write_chunk(self, chunk: int, data: Chunk) -> None:
-        """Write one chunk durably (its payments table, then its seat table, the mark of a complete chunk), then
-        record it in the manifest."""
-        table, payments = self.tables(chunk, data)
-        write_durably(payments_path(self.out, chunk), lambda tmp: pq.write_table(payments, tmp, **WRITE_OPTIONS))
-        write_durably(part_path(self.out, chunk), lambda tmp: pq.write_table(table, tmp, **WRITE_OPTIONS))
+        """Write one chunk durably (:func:`write_chunk_files`), then record it in the manifest."""
+        write_chunk_files(self.out, self.spec, chunk, data)
+        self.record(chunk)
+
+    def record(self, chunk: int) -> None:
+        """Record a chunk whose files are complete in the manifest (thread-safe)."""
         with self._recording:
             self.done.add(chunk)
             self.manifest["completed_chunks"] = self.done.to_json()
             write_json_atomic(self.out / MANIFEST, self.manifest)
 
-    def tables(self, chunk: int, data: Chunk) -> tuple[pa.Table, pa.Table]:
-        """(seat table, payments table) of chunk ``chunk``, each with its footer metadata, after checking that the
-        engine returned exactly the chunk's matches (:class:`RunError` otherwise)."""
-        rows = data.n_rows
-        low, high = self.spec.row_bounds(chunk)
-        first, n = self.spec.chunk_range(chunk)
-        per_deal = data.match[::data.n_seats]
-        steps = np.diff(per_deal)
-        if (not low <= rows <= high or data.n_seats != len(self.spec.seats) or not len(per_deal)
-                or per_deal[0] != first or per_deal[-1] != first + n - 1 or (steps > 1).any() or (steps < 0).any()):
-            raise RunError(f"chunk {chunk} has {rows} rows for matches {first}..{first + n - 1}, expected "
-                           f"{low if low == high else f'{low} to {high}'}: the engine returned an incomplete chunk")
-        meta = {"run": self.spec.identity(), "chunk": chunk, "rows": rows, "matches": [first, first + n - 1]}
-        pay_meta = {**meta, "rows": len(data.payments["match"]), "table": PAYMENTS}
-        return seat_table(data, self.spec.seats, meta), payment_table(data, self.spec.seats, pay_meta)
+
+def write_chunk_files(out: Path, spec: RunSpec, chunk: int, data: Chunk) -> None:
+    """Write chunk ``chunk`` of the run ``spec`` into the folder ``out`` durably: its payments table, then its seat
+    table, whose presence marks a complete chunk (the manifest is the caller's: :meth:`RunFolder.record`). Also what
+    a cluster's worker calls when it writes into a shared folder."""
+    table, payments = chunk_tables(spec, chunk, data)
+    write_durably(payments_path(out, chunk), lambda tmp: pq.write_table(payments, tmp, **WRITE_OPTIONS))
+    write_durably(part_path(out, chunk), lambda tmp: pq.write_table(table, tmp, **WRITE_OPTIONS))
+
+
+def chunk_tables(spec: RunSpec, chunk: int, data: Chunk) -> tuple[pa.Table, pa.Table]:
+    """(seat table, payments table) of chunk ``chunk``, each with its footer metadata, after checking that the
+    engine returned exactly the chunk's matches (:class:`RunError` otherwise)."""
+    rows = data.n_rows
+    low, high = spec.row_bounds(chunk)
+    first, n = spec.chunk_range(chunk)
+    per_deal = data.match[::data.n_seats]
+    steps = np.diff(per_deal)
+    if (not low <= rows <= high or data.n_seats != len(spec.seats) or not len(per_deal)
+            or per_deal[0] != first or per_deal[-1] != first + n - 1 or (steps > 1).any() or (steps < 0).any()):
+        raise RunError(f"chunk {chunk} has {rows} rows for matches {first}..{first + n - 1}, expected "
+                       f"{low if low == high else f'{low} to {high}'}: the engine returned an incomplete chunk")
+    meta = {"run": spec.identity(), "chunk": chunk, "rows": rows, "matches": [first, first + n - 1]}
+    pay_meta = {**meta, "rows": len(data.payments["match"]), "table": PAYMENTS}
+    return seat_table(data, spec.seats, meta), payment_table(data, spec.seats, pay_meta)
 
 
 def repair_manifest(out: str | Path) -> dict:
