@@ -72,7 +72,8 @@ WATCHED_FILES = tuple(
     p for d in _JITTED_DIRS for p in sorted(d.rglob("*.py"))
     if p.relative_to(_PACKAGE_DIR).as_posix() not in _PURE_PYTHON) + tuple(
     _PACKAGE_DIR / name
-    for name in _JITTED_OUTSIDE + ("jit.py", "cards.py", "keys.py", "columns.py", "game/vocabulary.py"))
+    for name in _JITTED_OUTSIDE + ("jit.py", "cards.py", "keys.py", "columns.py", "constraints.py",
+                                   "game/vocabulary.py"))
 
 
 @functools.cache

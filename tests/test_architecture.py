@@ -13,7 +13,7 @@ FLOORS = {
     # the ground: encodings and tools with no game in them
     "__init__": 0, "cards": 0, "keys": 0, "jit": 0, "bits": 0.25, "keys_nb": 0.5,
     # the rules, then the shared game vocabulary and the per-deal columns both engines output
-    "rules": 1, "overrides": 1.5, "game": 2, "columns": 2.5,
+    "rules": 1, "overrides": 1.5, "constraints": 1.75, "game": 2, "columns": 2.5,
     # the numba rules of a deal (compiled rules, arrays, tricks, payments, settlement): the engine and the search
     "kernel": 2.75,
     "policies": 3,
