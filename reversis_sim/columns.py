@@ -64,6 +64,7 @@ class Chunk:
     i16: np.ndarray  # int16 (len(I16), rows)
     i64: np.ndarray  # int64 (len(I64), rows)
     payments: dict[str, np.ndarray]  # PAYMENT_COLUMNS, one array each
+    shuffles: int = 0  # shuffles drawn for these deals (more than the deals where a --where condition rejected some)
 
     @property
     def n_rows(self) -> int:
@@ -97,7 +98,7 @@ class Chunk:
         deals must already be absent)."""
         rows = np.repeat(keep, self.n_seats)
         return Chunk(self.n_seats, self.match[rows], self.i8[:, rows], self.i16[:, rows], self.i64[:, rows],
-                     self.payments)
+                     self.payments, self.shuffles)
 
 
 def empty(n_deals: int, n_seats: int = 4, n_payments: int = 0) -> Chunk:
@@ -115,7 +116,8 @@ def concat(chunks: Sequence[Chunk]) -> Chunk:
     return Chunk(chunks[0].n_seats, np.concatenate([c.match for c in chunks]),
                  np.concatenate([c.i8 for c in chunks], axis=1), np.concatenate([c.i16 for c in chunks], axis=1),
                  np.concatenate([c.i64 for c in chunks], axis=1),
-                 {k: np.concatenate([c.payments[k] for c in chunks]) for k in PAYMENT_COLUMNS})
+                 {k: np.concatenate([c.payments[k] for c in chunks]) for k in PAYMENT_COLUMNS},
+                 sum(c.shuffles for c in chunks))
 
 
 def quinola_fate(record: dict) -> tuple[int, int]:
@@ -203,4 +205,5 @@ def from_records(records: Sequence[dict], rules: Rules) -> Chunk:
             col[...] = np.repeat(np.asarray(deal[name], dtype=np.int64), ns) if records else 0
     for k, dt in PAYMENT_COLUMNS.items():
         out.payments[k][...] = np.asarray(pay[k], dtype=dt)
+    out.shuffles = len(records)  # one shuffle a deal: the caller counts those of constrained deals
     return out

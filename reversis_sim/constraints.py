@@ -270,3 +270,51 @@ def parse_predeal(items: Sequence[str], rules) -> Predeal:
             raise ConstraintError(f"--predeal: seat {seat} is given {bin(m).count('1')} cards; a hand holds "
                                   f"{rules.hand_size}")
     return Predeal(tuple(masks))
+
+
+MAX_ATTEMPTS = 1_000_000
+"""Shuffles tried for one deal before ``--where`` is declared impossible there (the run stops with an error)."""
+N_SEAT_SLOTS = 5
+"""The hands a program reads before the talon (:data:`TALON`): the kernels' ``MAX_SEATS``."""
+
+
+@dataclass(frozen=True)
+class Deals:
+    """How a run's deals are drawn: cards placed before the deal (``predeal``) and a condition the dealt hands must
+    meet (``where``, by rejection: the shuffle is drawn again, keyed by the attempt, until a deal passes). The
+    unconstrained deal (no predeal, first attempt) is today's deal, byte for byte."""
+
+    predeal: Predeal
+    where: Where | None = None
+
+    @property
+    def constrained(self) -> bool:
+        return bool(self.predeal.placed) or self.where is not None
+
+    def identity(self) -> dict:
+        """What a run description records: ``{"predeal": [...], "where": "..."}`` (canonical texts), empty parts
+        left out."""
+        out: dict = {}
+        if self.predeal.placed:
+            out["predeal"] = self.predeal.text
+        if self.where is not None:
+            out["where"] = self.where.text
+        return out
+
+    def arrays(self):
+        """(``uint64 (N_SEAT_SLOTS,)`` predealt masks, ``int64`` program) for the kernel."""
+        import numpy as np
+
+        masks = np.zeros(N_SEAT_SLOTS, np.uint64)
+        masks[:len(self.predeal.masks)] = self.predeal.masks
+        return masks, np.array(self.where.program if self.where else (), np.int64)
+
+    def accepts(self, hands: Sequence[int]) -> bool:
+        return self.where is None or self.where.evaluate(hands)
+
+
+def deals_of(rules, predeal: Sequence[str] = (), where: str | None = None) -> Deals | None:
+    """The :class:`Deals` of ``--predeal`` items and a ``--where`` text (None when neither is given)."""
+    if not predeal and where is None:
+        return None
+    return Deals(parse_predeal(list(predeal), rules), None if where is None else parse_where(where, rules.n_seats))

@@ -23,6 +23,7 @@ import numpy as np
 
 from . import cards as C
 from . import columns, reference
+from .constraints import Deals
 from .game import dealer_of
 from .policies import PolicySpec
 from .rules import Rules
@@ -39,19 +40,21 @@ class Engine(Protocol):
 
     def columns(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, first_match: int, n_matches: int,
                 match_deals: int | None = None, threads: int | None = None,
-                policy_seeds: Sequence[int] | None = None) -> dict[str, np.ndarray]:
-        """Per-deal columns of matches ``first_match .. first_match + n_matches - 1``, in (match, deal) order."""
+                policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> columns.Chunk:
+        """The run-table rows of matches ``first_match .. first_match + n_matches - 1``, in (match, deal) order
+        (``deals``: constrained deals, issue 18)."""
 
     def match_records(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int,
-                      n_deals: int | None = None, policy_seeds: Sequence[int] | None = None) -> list[dict]:
+                      n_deals: int | None = None, policy_seeds: Sequence[int] | None = None,
+                      deals: Deals | None = None) -> list[dict]:
         """The deal records of one match (fewer than ``n_deals`` where it ends at its target, ``parlett_simple``)."""
 
     def deal_record(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int, deal: int,
-                    policy_seeds: Sequence[int] | None = None) -> dict:
+                    policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> dict:
         """The record of one deal (its match played up to it); ``ValueError`` if the match ended before it."""
 
     def dealt_hands(self, rules: Rules, *, seed: int, first_match: int, n_matches: int,
-                    match_deals: int | None = None) -> np.ndarray:
+                    match_deals: int | None = None, deals: Deals | None = None) -> np.ndarray:
         """``uint64 (n_matches * match_deals, n_seats)``: every seat's hand as dealt (card masks), without play."""
 
 
@@ -66,26 +69,28 @@ class NumbaEngine:
         check_engine_supported(rules)
 
     def columns(self, rules, seats, *, seed, first_match, n_matches, match_deals=None, threads=None,
-                policy_seeds=None):
+                policy_seeds=None, deals=None):
         from .engine import play_matches
 
         return play_matches(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches,
-                            match_deals=match_deals, threads=threads, policy_seeds=policy_seeds)
+                            match_deals=match_deals, threads=threads, policy_seeds=policy_seeds, deals=deals)
 
-    def match_records(self, rules, seats, *, seed, match, n_deals=None, policy_seeds=None):
+    def match_records(self, rules, seats, *, seed, match, n_deals=None, policy_seeds=None, deals=None):
         from .engine import trace_match
 
-        return trace_match(rules, seats, seed=seed, match=match, n_deals=n_deals, policy_seeds=policy_seeds)
+        return trace_match(rules, seats, seed=seed, match=match, n_deals=n_deals, policy_seeds=policy_seeds,
+                           deals=deals)
 
-    def deal_record(self, rules, seats, *, seed, match, deal, policy_seeds=None):
+    def deal_record(self, rules, seats, *, seed, match, deal, policy_seeds=None, deals=None):
         from .engine import trace_deal
 
-        return trace_deal(rules, seats, seed, match, deal, policy_seeds=policy_seeds)
+        return trace_deal(rules, seats, seed, match, deal, policy_seeds=policy_seeds, deals=deals)
 
-    def dealt_hands(self, rules, *, seed, first_match, n_matches, match_deals=None):
+    def dealt_hands(self, rules, *, seed, first_match, n_matches, match_deals=None, deals=None):
         from .engine.hands import dealt_hands
 
-        return dealt_hands(rules, seed=seed, first_match=first_match, n_matches=n_matches, match_deals=match_deals)
+        return dealt_hands(rules, seed=seed, first_match=first_match, n_matches=n_matches, match_deals=match_deals,
+                           deals=deals)
 
 
 class ReferenceEngine:
@@ -97,26 +102,30 @@ class ReferenceEngine:
         return None  # the reference plays every valid rule set
 
     def columns(self, rules, seats, *, seed, first_match, n_matches, match_deals=None, threads=None,
-                policy_seeds=None):
+                policy_seeds=None, deals=None):
         records = []
         for match in range(first_match, first_match + n_matches):
             records += self.match_records(rules, seats, seed=seed, match=match, n_deals=match_deals,
-                                          policy_seeds=policy_seeds)
-        return columns.from_records(records, rules)
+                                          policy_seeds=policy_seeds, deals=deals)
+        chunk = columns.from_records(records, rules)
+        chunk.shuffles = sum(reference.deal_cards(rules, seed, r["match"], r["deal"], r["dealer"], deals).shuffles
+                             for r in records) if deals is not None and deals.constrained else len(records)
+        return chunk
 
-    def match_records(self, rules, seats, *, seed, match, n_deals=None, policy_seeds=None):
+    def match_records(self, rules, seats, *, seed, match, n_deals=None, policy_seeds=None, deals=None):
         return list(reference.play_match(rules, seats, seed=seed, match=match, n_deals=n_deals,
-                                         policy_seeds=policy_seeds))
+                                         policy_seeds=policy_seeds, deals=deals))
 
-    def deal_record(self, rules, seats, *, seed, match, deal, policy_seeds=None):
-        return reference.replay(rules, seats, seed=seed, match=match, deal=deal, policy_seeds=policy_seeds)
+    def deal_record(self, rules, seats, *, seed, match, deal, policy_seeds=None, deals=None):
+        return reference.replay(rules, seats, seed=seed, match=match, deal=deal, policy_seeds=policy_seeds,
+                                deals=deals)
 
-    def dealt_hands(self, rules, *, seed, first_match, n_matches, match_deals=None):
+    def dealt_hands(self, rules, *, seed, first_match, n_matches, match_deals=None, deals=None):
         n_deals = rules.match_deals if match_deals is None else int(match_deals)
         out = np.zeros((n_matches * n_deals, rules.n_seats), np.uint64)
         for i in range(n_matches):
             for d in range(n_deals):
-                layout = reference.deal_cards(rules, seed, first_match + i, d, dealer_of(rules, d))
+                layout = reference.deal_cards(rules, seed, first_match + i, d, dealer_of(rules, d), deals)
                 out[i * n_deals + d] = [C.mask(h) for h in layout.dealt]
         return out
 

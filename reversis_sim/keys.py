@@ -56,10 +56,11 @@ def below(x: int, n: int) -> int:
     return ((x >> 32) * n) >> 32
 
 
-def shuffled(items: list[int], seed: int, match: int, deal: int) -> list[int]:
-    """Fisher-Yates shuffle of ``items`` keyed by ``(seed, match, deal)``."""
+def shuffled(items: list[int], seed: int, match: int, deal: int, attempt: int = 0) -> list[int]:
+    """Fisher-Yates shuffle of ``items`` keyed by ``(seed, match, deal)`` and the ``attempt`` of a constrained deal
+    (0: the deal of an unconstrained run)."""
     out = list(items)
-    s = stream(seed, match, deal, PURPOSE_SHUFFLE, 0)
+    s = stream(seed, match, deal, PURPOSE_SHUFFLE, attempt)
     for i in range(len(out) - 1, 0, -1):
         j = below(draw(s, i), i + 1)
         out[i], out[j] = out[j], out[i]

@@ -22,18 +22,19 @@ import numba
 import numpy as np
 
 from .. import columns
+from ..constraints import Deals
 from ..kernel import layout as D
 from ..kernel.compiled import compile_rules
 from ..policies import PolicySpec
 from ..rules import Rules
 from .match import match_kernels
 from .rows import I16_DEAL, PAY_SLOTS, compact_payments
-from .seats import policy_seed_array, seat_arrays, seed_u64
+from .seats import constraint_arrays, policy_seed_array, seat_arrays, seed_u64
 
 
 def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, first_match: int, n_matches: int,
                  match_deals: int | None = None, threads: int | None = None,
-                 policy_seeds: Sequence[int] | None = None) -> columns.Chunk:
+                 policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> columns.Chunk:
     """Play matches ``first_match .. first_match + n_matches - 1`` and return their rows.
 
     Parameters
@@ -42,7 +43,8 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
     seats : one policy spec per seat; seed : run seed; first_match, n_matches : which matches; match_deals : deals
     per match (default ``rules.match_deals``); threads : numba threads to use (default: numba's current setting);
     policy_seeds : one seed per seat for that seat's policy randomness (default: the run seed for every seat; the
-    cards always follow the run seed), for A/A comparisons on the same cards.
+    cards always follow the run seed), for A/A comparisons on the same cards; deals : constrained deals
+    (:class:`reversis_sim.constraints.Deals`: predealt cards, a ``where`` condition).
 
     Returns
     -------
@@ -62,13 +64,16 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
         raise ValueError(f"match numbers run to 2**32 - 1 (the run table's uint32), got {first_match + n_matches - 1}")
     slots = _Slots(n_matches * n_deals, rules.n_seats)
     n_played = np.full(n_matches, n_deals, dtype=np.int64)
+    shuffles = np.zeros(n_matches, dtype=np.int64)
     if n_matches:
         with _threads(threads):
             kernel, _ = match_kernels(rules.n_seats)
             kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed),
                    policy_seed_array(seed, policy_seeds, rules.n_seats), first_match, n_matches, n_deals,
-                   *slots.arrays(), n_played)
-    return slots.chunk(n_played, n_deals)
+                   *constraint_arrays(rules, deals), *slots.arrays(), n_played, shuffles)
+    chunk = slots.chunk(n_played, n_deals)
+    chunk.shuffles = int(shuffles.sum())
+    return chunk
 
 
 _scratch = threading.local()
@@ -146,13 +151,15 @@ def core_runner(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, n
     md = rules.match_deals if match_deals is None else int(match_deals)
     slots = _Slots(n_matches * md, rules.n_seats)
     n_played = np.zeros(n_matches, dtype=np.int64)
+    shuffles = np.zeros(n_matches, dtype=np.int64)
     pseeds = policy_seed_array(seed, None, rules.n_seats)
     kernel, _ = match_kernels(rules.n_seats)
+    unconstrained = constraint_arrays(rules, None)
 
     def run(n_threads: int) -> int:
         with _threads(n_threads):
             kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), pseeds, 0, n_matches, md,
-                   *slots.arrays(), n_played)
+                   *unconstrained, *slots.arrays(), n_played, shuffles)
         return int(n_played.sum())
 
     return run

@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import cards as C
 from ..bits import bit, count, select, suit_mask
+from ..constraints import MAX_ATTEMPTS, TALON
 from ..jit import njit_nrt_free, njit_nrt_free_inline
 from ..kernel.compiled import (
     N_ACTIVE,
@@ -43,21 +44,27 @@ from ..kernel.layout import (
     COL_PARTY_VALUE,
     COL_POOL_AFTER,
     COL_Q_HOLDER,
+    COL_SHUFFLES,
     ERR_EXCHANGE,
     ERR_FAMILY,
+    ERR_WHERE,
     H_DEALT,
     H_LEAD,
     H_NOW,
+    PD_DECK,
+    PD_PLACED,
     SWAPS,
 )
 from ..kernel.payments import antes, position, round_origin, seat_of, sitting_out
 from ..kernel.tricks import eldest_of, espagnolette_eligible, make_play_tricks, settle_deal, start_row
+from ..kernel.where import accepts
 from ..keys_nb import PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend, fill_draws
 from .policy import UNKNOWN_FAMILY, choose_declare, choose_exchange, choose_goal, choose_play
 
 HEARTS = C.HEARTS
 QUINOLA_BIT = np.uint64(1 << C.QUINOLA)
 _ZERO = np.uint64(0)
+_ONE = np.uint64(1)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -66,16 +73,25 @@ _ZERO = np.uint64(0)
 
 
 @njit_nrt_free_inline
-def deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered):
+def deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered, predeal):
     """R11, R12: shuffle by key (Fisher-Yates, as ``keys.shuffled``), deal each hand in playing order from the
     eldest (the dealer one card more; a dealer who sits out none, F1.6), then one talon card before each
-    non-dealer."""
+    non-dealer.
+
+    ``predeal`` (``uint64 (PREDEAL_SIZE,)``, issue 18): the cards placed in each seat's hand before the deal
+    (``predeal[PD_PLACED]`` all of them); only the other cards are shuffled, and a seat's hand is its predealt cards
+    and as many shuffled ones as it lacks. With nothing predealt this is the deal of an unconstrained run."""
     n_deck = P[P_N_DECK]
+    placed = predeal[PD_PLACED]
+    m = 0
     for i in range(n_deck):
-        cards[i] = deck[i]
-        # the swap partner of position i, drawn for every i first (independent draws: a vectorised loop)
-        cards[SWAPS + i] = below(draw(shuffle_key, i), i + 1)
-    for i in range(n_deck - 1, 0, -1):
+        c = deck[i]
+        if placed == _ZERO or (placed >> np.uint64(c)) & _ONE == _ZERO:
+            cards[m] = c
+            # the swap partner of position m, drawn for every m first (independent draws: a vectorised loop)
+            cards[SWAPS + m] = below(draw(shuffle_key, m), m + 1)
+            m += 1
+    for i in range(m - 1, 0, -1):
         j = cards[SWAPS + i]
         c = cards[i]
         cards[i] = cards[j]
@@ -90,12 +106,12 @@ def deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered):
     pos = 0
     for k in range(N_ACTIVE):
         seat = seat_of(p_eldest + k, origin, n)
-        end = pos + size + (1 if (seat == dealer and P[P_DEALER_EXTRA]) else 0)
-        m = _ZERO
+        hand = predeal[seat]
+        end = pos + size + (1 if (seat == dealer and P[P_DEALER_EXTRA]) else 0) - count(hand)
         for i in range(pos, end):
-            m |= bit(cards[i])
-        hands[H_DEALT, seat] = m
-        hands[H_NOW, seat] = m
+            hand |= bit(cards[i])
+        hands[H_DEALT, seat] = hand
+        hands[H_NOW, seat] = hand
         pos = end
     for s in range(n):
         offered[s] = -1
@@ -105,6 +121,28 @@ def deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered):
             if seat != dealer:
                 offered[seat] = cards[pos]
                 pos += 1
+
+
+@njit_nrt_free_inline
+def deal_constrained(P, n, deck, cards, h_deal, dealer, hands, offered, predeal, where, stack, view):
+    """The deal's cards (:func:`deal_cards`), drawn again while the dealt hands miss the ``where`` program (an
+    ``int64`` program of :mod:`reversis_sim.constraints`; empty: every deal passes), attempt ``k`` shuffling with
+    the key (..., deal, PURPOSE_SHUFFLE, k), as the reference does. Returns the number of shuffles drawn, or 0
+    when none of :data:`MAX_ATTEMPTS` passed. ``stack``, ``view``: the evaluator's scratch (``int64 (MAX_STACK,)``,
+    ``uint64 (TALON + 1,)``)."""
+    for attempt in range(MAX_ATTEMPTS):
+        deal_cards(P, n, deck, cards, extend(extend(h_deal, PURPOSE_SHUFFLE), attempt), dealer, hands, offered,
+                   predeal)
+        if len(where) == 0:
+            return attempt + 1
+        dealt = _ZERO
+        for s in range(TALON):
+            view[s] = hands[H_DEALT, s] if s < n else _ZERO
+            dealt |= view[s]
+        view[TALON] = predeal[PD_DECK] & ~dealt
+        if accepts(where, view, stack):
+            return attempt + 1
+    return 0
 
 
 @njit_nrt_free_inline
@@ -193,11 +231,13 @@ play_tricks = make_play_tricks(choose_play)
 
 @njit_nrt_free
 def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer, pool_before,
-              double_ante, row, hands, offered, exch, tricks, ledger, claims, cards, draws, known, ws):
+              double_ante, row, hands, offered, exch, tricks, ledger, claims, cards, draws, known, ws, predeal, where,
+              stack, view):
     """Play deal ``deal`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
     with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), and fill the caller's
     arrays (:mod:`reversis_sim.kernel.layout`; ``ws``: the searching seats' workspace,
-    :func:`reversis_sim.policies.search.workspace`). ``double_ante``: ``serbian``, the previous deal had a J♥
+    :func:`reversis_sim.policies.search.workspace`; ``predeal``, ``where``, ``stack``, ``view``: the deal's
+    constraints and their scratch, :func:`deal_constrained`). ``double_ante``: ``serbian``, the previous deal had a J♥
     placement (F3.3). Returns the pool after the deal.
 
     ``n`` is the number of seats, ``P[P_N_SEATS]`` (4, or 5 where the dealer sits out) and ``sit_out`` whether the
@@ -209,14 +249,17 @@ def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d
 
     # DESIGN decision 1: the deal's draws, keyed by (seed, match, deal, purpose, seat).
     h_deal = extend(h_match, deal)
-    shuffle_key = extend(extend(h_deal, PURPOSE_SHUFFLE), 0)
     # Each seat's policy stream is keyed by its own policy seed (``h_pmatch[s]`` = extend(seed_hash(policy seed),
     # match)); by default every policy seed is the run seed, and then this is extend(h_deal, PURPOSE_POLICY), s.
     for s in range(n):
         fill_draws(extend(extend(extend(h_pmatch[s], deal), PURPOSE_POLICY), s), P[P_HAND_SIZE], P[P_ESP_GOAL],
                    draws[s])
 
-    deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered)
+    row[COL_SHUFFLES] = deal_constrained(P, n, deck, cards, h_deal, dealer, hands, offered, predeal, where, stack,
+                                         view)
+    if row[COL_SHUFFLES] == 0:
+        row[COL_ERROR] = ERR_WHERE
+        return pool_before
     antes(P, n, row, ledger, dealer, double_ante)
     talon_points = exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, exch, known)
     declarer = declare(P, n, tables, family, pparams, draws, row, dealer, hands)

@@ -10,40 +10,49 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from ..constraints import MAX_STACK, TALON, Deals
 from ..jit import njit_parallel
 from ..kernel.compiled import MAX_SEATS, P_N_SEATS, compile_rules
 from ..kernel.layout import H_DEALT, SWAPS
 from ..kernel.tricks import dealer_of
-from ..keys_nb import PURPOSE_SHUFFLE, extend, seed_hash
+from ..keys_nb import extend, seed_hash
 from ..rules import Rules
-from .deal import deal_cards
-from .seats import seed_u64
+from .deal import deal_constrained
+from .seats import constraint_arrays, seed_u64
 
 
 @njit_parallel
-def dealt_hands_nb(P, deck, seed, first_match, n_matches, n_deals, out):
-    """``out[i * n_deals + d, s]``: the dealt hand of seat ``s`` in deal ``d`` of match ``first_match + i``."""
+def dealt_hands_nb(P, deck, seed, first_match, n_matches, n_deals, predeal, where, out, shuffles):
+    """``out[i * n_deals + d, s]``: the dealt hand of seat ``s`` in deal ``d`` of match ``first_match + i``, under
+    the constraints ``predeal`` and ``where`` (:func:`.deal.deal_constrained`); ``shuffles[i * n_deals + d]``: the
+    shuffles it took (0: none of the attempts passed)."""
     n = P[P_N_SEATS]
     h_seed = seed_hash(seed)
     for i in prange(n_matches):
         hands = np.zeros((3, MAX_SEATS), np.uint64)
         offered = np.zeros(MAX_SEATS, np.int64)
         cards = np.zeros(2 * SWAPS, np.int64)
+        stack = np.zeros(MAX_STACK, np.int64)
+        view = np.zeros(TALON + 1, np.uint64)
         h_match = extend(h_seed, first_match + i)
         for d in range(n_deals):
-            shuffle_key = extend(extend(extend(h_match, d), PURPOSE_SHUFFLE), 0)
-            deal_cards(P, n, deck, cards, shuffle_key, dealer_of(P, d), hands, offered)
+            shuffles[i * n_deals + d] = deal_constrained(P, n, deck, cards, extend(h_match, d), dealer_of(P, d),
+                                                         hands, offered, predeal, where, stack, view)
             for s in range(n):
                 out[i * n_deals + d, s] = hands[H_DEALT, s]
 
 
 def dealt_hands(rules: Rules, *, seed: int, first_match: int, n_matches: int,
-                match_deals: int | None = None) -> np.ndarray:
+                match_deals: int | None = None, deals: Deals | None = None,
+                with_shuffles: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """``uint64 (n_matches * match_deals, n_seats)``: every seat's dealt hand, in the run table's (match, deal)
-    order (a ``parlett_simple`` match that ended early has its later deals dealt all the same)."""
+    order (a ``parlett_simple`` match that ended early has its later deals dealt all the same), under the deals'
+    constraints; with ``with_shuffles``, also the shuffles each deal took (``int64``, 0: none passed)."""
     cr = compile_rules(rules)
     n_deals = rules.match_deals if match_deals is None else int(match_deals)
     out = np.zeros((int(n_matches) * n_deals, rules.n_seats), np.uint64)
+    shuffles = np.zeros(int(n_matches) * n_deals, np.int64)
     if n_matches:
-        dealt_hands_nb(cr.params, cr.deck, seed_u64(seed), int(first_match), int(n_matches), n_deals, out)
-    return out
+        dealt_hands_nb(cr.params, cr.deck, seed_u64(seed), int(first_match), int(n_matches), n_deals,
+                       *constraint_arrays(rules, deals), out, shuffles)
+    return (out, shuffles) if with_shuffles else out

@@ -15,6 +15,7 @@ import numpy as np
 from numba import prange
 
 from ..columns import N_REASONS
+from ..constraints import MAX_STACK, TALON
 from ..jit import njit, njit_nrt_free_inline, njit_parallel
 from ..kernel.compiled import (
     MAX_LEDGER,
@@ -34,6 +35,7 @@ from ..kernel.layout import (
     COL_MATCH,
     COL_Q_FATE,
     COL_SCORE,
+    COL_SHUFFLES,
     ERR_POOL,
     MAX_POOL,
     N_COLS,
@@ -70,15 +72,17 @@ def next_deal(P, row, pool, score):
 
 @njit_parallel
 def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches,
-                    n_deals, match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played):
+                    n_deals, predeal, where, match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err,
+                    n_played, shuffles):
     """Play matches ``first_match .. first_match + n_matches - 1`` into a chunk's arrays: deal ``d`` of match
     ``first_match + i`` is deal slot ``r = i * n_deals + d``, whose seat rows ``r * n_seats ..`` of ``match_col``,
     ``i8``, ``i16``, ``i64`` (the blocks of :class:`reversis_sim.columns.Chunk`) and payment slots
     ``r * PAY_SLOTS ..`` of ``pay_seat``, ``pay_reason``, ``pay_amount`` (``pay_count[r]`` of them, zero on entry)
     are written (:mod:`.rows`), with ``err[r]`` (0, or the deal's ``COL_ERROR``) and ``n_played[i]``: ``n_deals``
     unless the match ended early at its target total (simple scoring) or on an error; the slots after it are left
-    as they were. ``seed`` is the run seed and ``policy_seeds`` (``uint64 (MAX_SEATS,)``) each seat's policy seed,
-    modulo 2**64.
+    as they were; ``shuffles[i]``: the shuffles the match's deals drew (its deals, unless a ``where`` condition
+    rejected some). ``seed`` is the run seed and ``policy_seeds`` (``uint64 (MAX_SEATS,)``) each seat's policy
+    seed, modulo 2**64; ``predeal``, ``where``: the constraints of the deals (:func:`.deal.deal_constrained`).
 
     ``n_seats`` and ``sit_out`` (``P[P_N_SEATS]``, ``P[P_SIT_OUT]``: 4 and False, or 5 and True) are the table;
     :func:`play_matches_four` and :func:`play_matches_five` pass them as literal constants, so that numba compiles
@@ -95,6 +99,8 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
         scratch = np.zeros((2, POOL + 1, N_REASONS), np.int64)
         q_net = np.zeros(MAX_SEATS, np.int64)
         used = np.zeros(MAX_SEATS, np.uint64)
+        stack = np.zeros(MAX_STACK, np.int64)
+        view = np.zeros(TALON + 1, np.uint64)
         h_pmatch = np.empty(MAX_SEATS, np.uint64)
         score = np.zeros(MAX_SEATS, np.int64)
         for i in range(b * BLOCK, min(n_matches, (b + 1) * BLOCK)):
@@ -106,6 +112,7 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
             pool = 0  # R9: a match starts with an empty pool
             double_ante = 0
             played = n_deals
+            drawn = 0
             for d in range(n_deals):
                 r = i * n_deals + d
                 row[COL_MATCH] = match
@@ -116,8 +123,9 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
                     break
                 pool = play_deal(P, n_seats, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d,
                                  dealer_of(P, d), pool, double_ante, row, hands, offered, exch, tricks, ledger, claims,
-                                 cards, draws, known, ws)
+                                 cards, draws, known, ws, predeal, where, stack, view)
                 err[r] = row[COL_ERROR]
+                drawn += row[COL_SHUFFLES]
                 pay_count[r] = payment_rows(row, ledger, scratch, used, q_net, QUINOLA_SIGN, n_seats, pay_seat,
                                             pay_reason, pay_amount, r * PAY_SLOTS)
                 seat_rows(row, q_net, n_seats, r * n_seats, match_col, i8, i16, i64)
@@ -126,10 +134,12 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
                     played = d + 1
                     break
             n_played[i] = played
+            shuffles[i] = drawn
 
 
 @njit
-def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, policy_seeds, match, n_deals):
+def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, policy_seeds, match, n_deals, predeal,
+                   where):
     """Play deals 0..n_deals-1 of one match (fewer if it ends at its target total); return every deal's arrays,
     stacked on a first axis of n_deals, and the number of deals played: (rows, hands, offered, exch, tricks,
     ledger, n_played). ``n_seats``, ``sit_out``: the table, literal constants from :func:`trace_match_four` and
@@ -142,6 +152,8 @@ def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, pol
     ledger = np.zeros((n_deals, MAX_LEDGER, 6), np.int64)
     _, _, _, _, _, _, claims, cards, draws, known = alloc()
     ws = workspace(searching(family, n_seats))
+    stack = np.zeros(MAX_STACK, np.int64)
+    view = np.zeros(TALON + 1, np.uint64)
     h_match = extend(seed_hash(seed), match)
     h_pmatch = np.empty(MAX_SEATS, np.uint64)
     for s in range(MAX_SEATS):
@@ -159,7 +171,7 @@ def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, pol
             break
         pool = play_deal(P, n_seats, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d, dealer_of(P, d),
                          pool, double_ante, rows[d], hands[d], offered[d], exch[d], tricks[d], ledger[d], claims, cards,
-                         draws, known, ws)
+                         draws, known, ws, predeal, where, stack, view)
         pool, double_ante, over = next_deal(P, rows[d], pool, score)
         if over:
             played = d + 1
@@ -172,30 +184,36 @@ def trace_match_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, pol
 
 @njit
 def play_matches_four(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals,
-                      match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played):
+                      predeal, where, match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err,
+                      n_played, shuffles):
     """:func:`play_matches_nb` at a four-seat table."""
     play_matches_nb(P, 4, False, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals,
-                    match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played)
+                    predeal, where, match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err,
+                    n_played, shuffles)
 
 
 @njit
 def play_matches_five(P, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches, n_deals,
-                      match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played):
+                      predeal, where, match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err,
+                      n_played, shuffles):
     """:func:`play_matches_nb` at a five-seat table whose dealer sits out (``modern_five``)."""
     play_matches_nb(P, MAX_SEATS, True, tables, deck, family, pparams, seed, policy_seeds, first_match, n_matches,
-                    n_deals, match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played)
+                    n_deals, predeal, where, match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count,
+                    err, n_played, shuffles)
 
 
 @njit
-def trace_match_four(P, tables, deck, family, pparams, seed, policy_seeds, match, n_deals):
+def trace_match_four(P, tables, deck, family, pparams, seed, policy_seeds, match, n_deals, predeal, where):
     """:func:`trace_match_nb` at a four-seat table."""
-    return trace_match_nb(P, 4, False, tables, deck, family, pparams, seed, policy_seeds, match, n_deals)
+    return trace_match_nb(P, 4, False, tables, deck, family, pparams, seed, policy_seeds, match, n_deals, predeal,
+                          where)
 
 
 @njit
-def trace_match_five(P, tables, deck, family, pparams, seed, policy_seeds, match, n_deals):
+def trace_match_five(P, tables, deck, family, pparams, seed, policy_seeds, match, n_deals, predeal, where):
     """:func:`trace_match_nb` at a five-seat table whose dealer sits out (``modern_five``)."""
-    return trace_match_nb(P, MAX_SEATS, True, tables, deck, family, pparams, seed, policy_seeds, match, n_deals)
+    return trace_match_nb(P, MAX_SEATS, True, tables, deck, family, pparams, seed, policy_seeds, match, n_deals,
+                          predeal, where)
 
 
 def match_kernels(n_seats: int):

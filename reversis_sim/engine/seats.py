@@ -1,4 +1,5 @@
-"""Seat policies as kernel arrays: a family id per seat and a ``float64`` parameter vector per seat."""
+"""Seat policies as kernel arrays: a family id per seat and a ``float64`` parameter vector per seat; and the deals'
+constraints as kernel arrays."""
 
 from __future__ import annotations
 
@@ -6,9 +7,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import cards as C
 from .. import keys as K
+from ..constraints import Deals
 from ..kernel.compiled import MAX_SEATS
+from ..kernel.layout import PD_DECK, PD_PLACED, PREDEAL_SIZE
 from ..policies import PolicySpec, parse_spec
+from ..rules import Rules
 
 
 def seat_arrays(seats: Sequence[PolicySpec | str], n_seats: int = 4) -> tuple[np.ndarray, np.ndarray]:
@@ -41,3 +46,17 @@ def policy_seed_array(seed: int, policy_seeds: Sequence[int] | None, n_seats: in
     if len(seeds) != n_seats:
         raise ValueError(f"policy_seeds needs one seed per seat ({n_seats}), got {len(seeds)}")
     return np.array([int(s) & K.M64 for s in seeds] + [0] * (MAX_SEATS - n_seats), dtype=np.uint64)
+
+
+def constraint_arrays(rules: Rules, deals: Deals | None) -> tuple[np.ndarray, np.ndarray]:
+    """(``predeal``, ``where``) of the kernels (:func:`reversis_sim.engine.deal.deal_constrained`): each seat's
+    predealt cards, all of them and the whole deck (``uint64 (PREDEAL_SIZE,)``), and the ``where`` program
+    (``int64``, empty without one)."""
+    predeal = np.zeros(PREDEAL_SIZE, np.uint64)
+    predeal[PD_DECK] = C.mask(rules.tables.deck)
+    if deals is None:
+        return predeal, np.zeros(0, np.int64)
+    masks, program = deals.arrays()
+    predeal[:len(masks)] = masks
+    predeal[PD_PLACED] = deals.predeal.placed
+    return predeal, program

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import cards as C
+from ..constraints import Deals
 from ..game import POOL as POOL_PARTY
 from ..game import REASONS, DealOutcome, Exchange, Payment, Reversis, TrickRecord, deal_record
 from ..kernel.compiled import POOL, compile_rules
@@ -37,27 +38,29 @@ from ..kernel.layout import (
 from ..policies import PolicySpec, parse_spec
 from ..rules import Rules
 from .match import match_kernels
-from .seats import policy_seed_array, seat_arrays, seed_u64
+from .seats import constraint_arrays, policy_seed_array, seat_arrays, seed_u64
 
 
 def trace_match(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, match: int,
-                n_deals: int | None = None, policy_seeds: Sequence[int] | None = None) -> list[dict]:
+                n_deals: int | None = None, policy_seeds: Sequence[int] | None = None,
+                deals: Deals | None = None) -> list[dict]:
     """The deal records of deals ``0 .. n_deals-1`` of one match (default: ``rules.match_deals``); fewer if the
-    match ends at its target total (``parlett_simple``), as ``reference.play_match`` yields them."""
+    match ends at its target total (``parlett_simple``), as ``reference.play_match`` yields them; ``deals``: the
+    constraints of the deals (issue 18)."""
     n_deals = rules.match_deals if n_deals is None else int(n_deals)
-    return _records(rules, seats, seed, match, n_deals, None, policy_seeds)
+    return _records(rules, seats, seed, match, n_deals, None, policy_seeds, deals)
 
 
 def trace_deal(rules: Rules, seats: Sequence[PolicySpec | str], seed: int, match: int, deal: int,
-               policy_seeds: Sequence[int] | None = None) -> dict:
+               policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> dict:
     """The record of deal ``deal`` of match ``match`` (the match is played up to it, the pool carrying); equal (==)
     to ``reference.replay(rules, seats, seed=seed, match=match, deal=deal)``, and like it a ``ValueError`` when
     the match ended before that deal."""
-    return _records(rules, seats, seed, match, deal + 1, deal, policy_seeds)[0]
+    return _records(rules, seats, seed, match, deal + 1, deal, policy_seeds, deals)[0]
 
 
 def _records(rules: Rules, seats, seed: int, match: int, n_deals: int, wanted: int | None,
-             policy_seeds=None) -> list[dict]:
+             policy_seeds=None, deals: Deals | None = None) -> list[dict]:
     """Play deals ``0 .. n_deals-1`` of a match in the kernel and build the records of every deal played, or of
     deal ``wanted`` only."""
     specs = [parse_spec(s) if isinstance(s, str) else s for s in seats]
@@ -67,7 +70,8 @@ def _records(rules: Rules, seats, seed: int, match: int, n_deals: int, wanted: i
         raise ValueError(f"need n_deals >= 1 and match >= 0, got n_deals={n_deals}, match={match}")
     _, kernel = match_kernels(rules.n_seats)
     *arrays, played = kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed),
-                             policy_seed_array(seed, policy_seeds, rules.n_seats), int(match), n_deals)
+                             policy_seed_array(seed, policy_seeds, rules.n_seats), int(match), n_deals,
+                             *constraint_arrays(rules, deals))
     if wanted is not None and wanted >= played:
         raise ValueError(f"match {match} ended after deal {played - 1} (a running total reached "
                          f"{rules.target_total}); there is no deal {wanted}")

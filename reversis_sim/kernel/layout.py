@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..constraints import MAX_ATTEMPTS
 from ..game import FATE_DUMPED, FATE_FORCED, FATE_LED, FATE_TALON, IllegalPlay
 from ..jit import njit
 from ..keys_nb import N_DRAWS
@@ -67,16 +68,21 @@ COL_ESP_GOAL = 51  # the declarer's goal where he names one: 0 lose_all, 1 win_a
 COL_BETE = 52  # penalty and bank scoring: the seat that paid the bête, -1: none
 COL_DOUBLE_ANTE = 53  # serbian: this deal's antes were doubled (F3.3)
 COL_SCORE = 54  # 54..58: simple scoring, each seat's score of this deal (F4.3)
-N_COLS = COL_SCORE + MAX_SEATS
+COL_SHUFFLES = 59  # shuffles drawn for this deal: 1, more where a --where condition rejected some (issue 18)
+N_COLS = COL_SHUFFLES + 1
 
 Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED  # reversis_sim.game.FATES
-ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY, ERR_POOL = 1, 2, 3, 4, 5
+ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY, ERR_POOL, ERR_WHERE = 1, 2, 3, 4, 5, 6
 UNKNOWN_FAMILY = -2  # what a policy decision returns for a family id no family is registered under
 
 MAX_POOL = 2**60
 """The largest pool a deal may start with: the pool is the one amount that grows without bound (a doubling in
 every deal, R25), and past this a deal's doublings and pool-sized payments could overflow the kernel's 64-bit
 chips. A match whose pool outgrows it stops with ``ERR_POOL``, never a wrapped number."""
+
+PD_PLACED, PD_DECK = MAX_SEATS, MAX_SEATS + 1
+PREDEAL_SIZE = MAX_SEATS + 2
+"""The ``predeal`` array of a deal (issue 18): each seat's predealt cards, then all of them, then the whole deck."""
 
 H_DEALT, H_LEAD, H_NOW = 0, 1, 2
 SWAPS = 64  # offset of the swap partners in the ``cards`` scratch
@@ -91,6 +97,9 @@ def kernel_error(code: int, match: int, deal: int) -> Exception:
     if kind == ERR_POOL:
         return OverflowError(f"{where}: the pool carried into this deal is over 2**60 chips, where its doublings could "
                              f"overflow the engine's 64-bit chips; play shorter matches (--match-deals)")
+    if kind == ERR_WHERE:
+        return RuntimeError(f"{where}: no shuffle met the --where condition in {MAX_ATTEMPTS:,} tries; it is too "
+                            f"rare (check its acceptance rate) or impossible with the predealt cards")
     if kind == ERR_FAMILY:
         return IllegalPlay(f"{where}: seat {seat}'s policy family id is not registered (reversis_sim.policies."
                            f"registry.FAMILIES); no policy decided for it")

@@ -145,9 +145,9 @@ class RunFolder:
                 manifest = read_manifest(out)
                 old = identity_of(manifest)
             new = spec.identity()
-            diff = [k for k in new if old.get(k) != new[k]]
+            diff = [k for k in {**new, **old} if old.get(k) != new.get(k)]  # a constraint added or dropped too
             if diff:
-                shown = "; ".join(_difference(k, old.get(k), new[k]) for k in diff[:3])
+                shown = "; ".join(_difference(k, old.get(k), new.get(k)) for k in diff[:3])
                 raise RunError(f"cannot resume {out}: the settings differ from its "
                                f"{'parts' if repaired else 'manifest'} ({shown}); repeat the original settings, or "
                                f"use --force to start over")

@@ -27,7 +27,8 @@ PAYMENTS = "payments"
 _MANIFEST_FIELDS = {"format": str, "schema_version": int, "rules": str, "rules_params": dict, "seats": list,
                     "seed": int, "n_matches": int, "match_deals": int, "chunk_matches": int, "n_chunks": int,
                     "completed_chunks": list}
-_IDENTITY = ("rules", "rules_params", "seats", "seed", "n_matches", "match_deals", "chunk_matches", "schema_version")
+_IDENTITY = ("rules", "rules_params", "seats", "seed", "n_matches", "match_deals", "chunk_matches", "schema_version",
+             "deals")
 
 
 def part_path(out: Path, chunk: int) -> Path:
@@ -51,8 +52,9 @@ def part_files_present(out: Path) -> dict[int, Path]:
 
 
 def identity_of(manifest: dict) -> dict:
-    """The run description a manifest records (what every part of the run carries)."""
-    return {k: manifest.get(k) for k in _IDENTITY}
+    """The run description a manifest records (what every part of the run carries; ``deals`` only where the deals
+    are constrained)."""
+    return {k: manifest.get(k) for k in _IDENTITY if k != "deals" or manifest.get("deals") is not None}
 
 
 def completed_chunks(manifest: dict) -> ChunkSet:

@@ -56,24 +56,36 @@ class RunSpec:
     n_matches: int
     match_deals: int
     chunk_matches: int
+    deals: dict | None = None
+    """Constrained deals (``--predeal``, ``--where``): :meth:`reversis_sim.constraints.Deals.identity`; None for the
+    unconstrained deal (and then absent from the run description, as before constraints existed)."""
 
     @classmethod
     def for_deals(cls, rules, seats, *, deals: int, seed: int, match_deals: int | None = None,
-                  chunk_matches: int = CHUNK_MATCHES) -> RunSpec:
+                  chunk_matches: int = CHUNK_MATCHES, constraints=None) -> RunSpec:
         """The spec of a run of at least ``deals`` deals (whole matches) of ``rules`` (a :class:`Rules`) with
         ``seats`` (policy specs, one or one per seat); ``ValueError`` if its size is out of bounds
-        (:func:`check_run_size`)."""
+        (:func:`check_run_size`); ``constraints``: a :class:`reversis_sim.constraints.Deals` (or None)."""
         from ..policies import parse_seats
 
         per_match = match_deals or rules.match_deals
         check_run_size(deals, per_match, chunk_matches)
         specs = parse_seats([str(s) for s in seats], rules.n_seats)
         return cls(rules=rules.name, rules_params=rules.to_params(), seats=[str(s) for s in specs], seed=seed,
-                   n_matches=-(-deals // per_match), match_deals=per_match, chunk_matches=chunk_matches)
+                   n_matches=-(-deals // per_match), match_deals=per_match, chunk_matches=chunk_matches,
+                   deals=constraints.identity() if constraints is not None and constraints.constrained else None)
 
     def resolved_rules(self) -> Rules:
         """The rules this run plays: exactly those its description records (``rules_params``)."""
         return Rules.from_params(self.rules, self.rules_params)
+
+    def resolved_deals(self, rules: Rules | None = None):
+        """The :class:`reversis_sim.constraints.Deals` this run draws (None: unconstrained)."""
+        if self.deals is None:
+            return None
+        from ..constraints import deals_of
+
+        return deals_of(rules or self.resolved_rules(), self.deals.get("predeal", ()), self.deals.get("where"))
 
     @property
     def n_chunks(self) -> int:
@@ -95,10 +107,13 @@ class RunSpec:
 
     def identity(self) -> dict:
         """The run description as a part and the manifest record it (the spec and the schema version)."""
-        return {**asdict(self), "schema_version": SCHEMA_VERSION}
+        out = {**asdict(self), "schema_version": SCHEMA_VERSION}
+        if out["deals"] is None:
+            del out["deals"]
+        return out
 
     @classmethod
     def from_identity(cls, identity: dict) -> RunSpec:
         """The spec a part's (or a manifest's) run description records."""
         return cls(**{k: identity[k] for k in ("rules", "rules_params", "seats", "seed", "n_matches", "match_deals",
-                                               "chunk_matches")})
+                                               "chunk_matches")}, deals=identity.get("deals"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from .. import cards as C
+from ..constraints import Deals
 from ..game import FATE_DUMPED, DealOutcome, deal_record, dealer_of, quinola_fate
 from ..policies import Policy, PolicySpec, make_policy
 from ..rules import Rules
@@ -18,11 +19,11 @@ def play_deal_outcome(rules: Rules, policies: Sequence[Policy], *, seed: int = 0
                       dealer: int = 0, pool_before: int = 0, seat_names: Sequence[str] | None = None,
                       layout: Layout | None = None, double_ante: bool = False,
                       score_before: Sequence[int] | None = None,
-                      policy_seeds: Sequence[int] | None = None) -> DealOutcome:
+                      policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> DealOutcome:
     """Play one deal and return its outcome (the arguments are those of :func:`play_deal`)."""
     if len(policies) != rules.n_seats:
         raise ValueError(f"{rules.name} needs {rules.n_seats} seat policies, got {len(policies)}")
-    layout = layout or deal_cards(rules, seed, match, deal, dealer)
+    layout = layout or deal_cards(rules, seed, match, deal, dealer, deals)
     g = DealState(rules, policies, seed=seed, match=match, deal=deal, dealer=dealer, pool_before=pool_before,
                   layout=layout, double_ante=double_ante, policy_seeds=policy_seeds)
     g.antes()
@@ -39,7 +40,8 @@ def play_deal_outcome(rules: Rules, policies: Sequence[Policy], *, seed: int = 0
 def play_deal(rules: Rules, policies: Sequence[Policy], *, seed: int = 0, match: int = 0, deal: int = 0,
               dealer: int = 0, pool_before: int = 0, seat_names: Sequence[str] | None = None,
               layout: Layout | None = None, double_ante: bool = False,
-              score_before: Sequence[int] | None = None, policy_seeds: Sequence[int] | None = None) -> dict:
+              score_before: Sequence[int] | None = None, policy_seeds: Sequence[int] | None = None,
+              deals: Deals | None = None) -> dict:
     """Play one deal and return its deal record (Appendix A) as JSON-ready data.
 
     Parameters
@@ -48,12 +50,13 @@ def play_deal(rules: Rules, policies: Sequence[Policy], *, seed: int = 0, match:
     and the policies' randomness); dealer, pool_before : where the match stands; seat_names : the ``seats`` field;
     layout : fixed cards instead of the keyed shuffle (to settle a given deal); double_ante : ``serbian``, the
     previous deal had a J♥ placement (F3.3); score_before : ``parlett_simple``, the running totals (F4.3);
-    policy_seeds : one seed per seat for its policy's randomness (default: ``seed``; the cards follow ``seed``).
+    policy_seeds : one seed per seat for its policy's randomness (default: ``seed``; the cards follow ``seed``);
+    deals : constrained deals (predealt cards, a ``where`` condition: :class:`reversis_sim.constraints.Deals`).
     """
     return deal_record(play_deal_outcome(
         rules, policies, seed=seed, match=match, deal=deal, dealer=dealer, pool_before=pool_before,
         seat_names=seat_names, layout=layout, double_ante=double_ante, score_before=score_before,
-        policy_seeds=policy_seeds))
+        policy_seeds=policy_seeds, deals=deals))
 
 
 def placed(record: dict) -> bool:
@@ -62,7 +65,8 @@ def placed(record: dict) -> bool:
 
 
 def play_match(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int,
-               n_deals: int | None = None, policy_seeds: Sequence[int] | None = None) -> Iterator[dict]:
+               n_deals: int | None = None, policy_seeds: Sequence[int] | None = None,
+               deals: Deals | None = None) -> Iterator[dict]:
     """R4, R10: the deals of one match in order, the dealer rotating and the pool carried over (a won pool
     restarts, R9). Yields one deal record per deal.
 
@@ -76,7 +80,7 @@ def play_match(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: i
     for deal in range(rules.match_deals if n_deals is None else n_deals):
         record = play_deal(rules, policies, seed=seed, match=match, deal=deal, dealer=dealer_of(rules, deal),
                            pool_before=pool, seat_names=names, double_ante=double_ante, score_before=score,
-                           policy_seeds=policy_seeds)
+                           policy_seeds=policy_seeds, deals=deals)
         pool = record["result"]["pool_after"] if rules.pool_persists else 0
         double_ante = rules.double_ante_after_placement and placed(record)
         yield record
@@ -87,9 +91,10 @@ def play_match(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: i
 
 
 def replay(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int, deal: int,
-           policy_seeds: Sequence[int] | None = None) -> dict:
+           policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> dict:
     """The record of deal ``deal`` of match ``match``: the match is played up to it (the pool carries)."""
-    *_, record = play_match(rules, seats, seed=seed, match=match, n_deals=deal + 1, policy_seeds=policy_seeds)
+    *_, record = play_match(rules, seats, seed=seed, match=match, n_deals=deal + 1, policy_seeds=policy_seeds,
+                            deals=deals)
     if record["deal"] != deal:
         raise ValueError(f"match {match} ended after deal {record['deal']} (a running total reached "
                          f"{rules.target_total}); there is no deal {deal}")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from .. import keys
+from ..constraints import MAX_ATTEMPTS, N_SEAT_SLOTS, ConstraintError, Deals
 from ..rules import Rules
 
 
@@ -69,18 +70,44 @@ class Layout:
 
     dealt: list[list[int]]
     talon_offered: list[int | None]
+    shuffles: int = 1  # shuffles drawn for it (more where a --where condition rejected some)
 
 
-def deal_cards(rules: Rules, seed: int, match: int, deal: int, dealer: int) -> Layout:
-    """R11, R12: shuffle by key, then deal each hand in playing order from the eldest, then the talon cards."""
-    deck = keys.shuffled(list(rules.tables.deck), seed, match, deal)
+def deal_cards(rules: Rules, seed: int, match: int, deal: int, dealer: int, deals: Deals | None = None) -> Layout:
+    """R11, R12: shuffle by key, then deal each hand in playing order from the eldest, then the talon cards.
+
+    ``deals`` (issue 18): the predealt cards go to their seats first and the rest of the deck is shuffled and dealt
+    into the remaining places; a ``where`` condition the dealt hands miss draws the shuffle again, keyed by the
+    attempt (:data:`reversis_sim.constraints.MAX_ATTEMPTS` at most). Without constraints, the deal is the keyed
+    shuffle of attempt 0, as it always was."""
+    if deals is None or not deals.constrained:
+        return _deal_once(rules, seed, match, deal, dealer, [0] * rules.n_seats, 0)
+    for attempt in range(MAX_ATTEMPTS):
+        layout = _deal_once(rules, seed, match, deal, dealer, deals.predeal.masks, attempt)
+        hands = [C.mask(h) for h in layout.dealt] + [0] * (N_SEAT_SLOTS - rules.n_seats)
+        talon = C.mask(rules.tables.deck) & ~C.mask(c for h in layout.dealt for c in h)
+        if deals.accepts([*hands, talon]):
+            layout.shuffles = attempt + 1
+            return layout
+    raise ConstraintError(f"match {match} deal {deal}: no deal met --where {deals.where.text!r} in {MAX_ATTEMPTS:,} "
+                          f"shuffles")
+
+
+def _deal_once(rules: Rules, seed: int, match: int, deal: int, dealer: int, predeal: Sequence[int],
+               attempt: int) -> Layout:
+    """One keyed shuffle (attempt ``attempt``) of the cards not predealt, dealt around the predealt ones."""
+    placed = 0
+    for m in predeal:
+        placed |= m
+    deck = keys.shuffled([c for c in rules.tables.deck if not placed >> c & 1], seed, match, deal, attempt)
     order = playing_order(rules, dealer, eldest(rules, dealer))
     dealt: list[list[int]] = [[] for _ in range(rules.n_seats)]
     pos = 0
     for seat in order:
         size = rules.hand_size + (1 if seat == dealer and rules.dealer_extra_card else 0)
-        dealt[seat] = sorted(deck[pos:pos + size])
-        pos += size
+        mine = C.from_mask(predeal[seat])
+        dealt[seat] = sorted(mine + deck[pos:pos + size - len(mine)])
+        pos += size - len(mine)
     offered: list[int | None] = [None] * rules.n_seats
     if rules.talon_mode != "none":
         for seat in order:
