@@ -16,6 +16,7 @@ from . import __version__
 from .analysis import analysis_tables, summarize_run
 from .cli_options import (
     DEFAULT_SEAT,
+    deals_from,
     folder_errors,
     on_cluster,
     rule_option,
@@ -23,6 +24,7 @@ from .cli_options import (
     scheduler_option,
     seed_option,
     threads_option,
+    with_constraint_options,
     with_rule_overrides,
 )
 from .engines import ENGINES, get_engine
@@ -82,7 +84,8 @@ def main() -> None:
               help="Pretty-print a single deal's JSON with this indent.")
 @click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
               help="Which engine plays the deal; both print the same record.")
-def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine):
+@with_constraint_options
+def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine, predeal, where):
     """Print the deal record (RULES.md Appendix A) of one deal as JSON, or of every deal of a match, one JSON
     object per line, in order. Any deal is reproduced from (rules, seats, seed, match, deal) alone.
 
@@ -100,14 +103,15 @@ def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine)
         play.check(rules)
     except RulesError as e:
         raise click.BadParameter(str(e), param_hint="'--engine'") from None
+    deals = deals_from(rules, predeal, where, quiet=True)
     if deal is not None:
         try:
-            record = play.deal_record(rules, seats, seed=seed, match=match, deal=deal)
+            record = play.deal_record(rules, seats, seed=seed, match=match, deal=deal, deals=deals)
         except ValueError as e:  # a parlett_simple match that ended before this deal
             raise click.BadParameter(str(e), param_hint="'--deal'") from None
         click.echo(json.dumps(record, indent=indent))
         return
-    for record in play.match_records(rules, seats, seed=seed, match=match):
+    for record in play.match_records(rules, seats, seed=seed, match=match, deals=deals):
         click.echo(json.dumps(record))
 
 
@@ -139,12 +143,13 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--figures/--no-figures", default=True, show_default=True,
               help="Draw the run's figures into OUT/figures/ at the end.")
+@with_constraint_options
 @scheduler_option
 @click.option("--writer", type=click.Choice(WRITERS), default="auto", show_default=True,
               help="With --scheduler: who writes the parts: the client, the workers (storage shared with them), or "
                    "auto: the workers when they all see the run folder (docs/cluster.md).")
 def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, resume, force, threads, chunk_matches,
-             engine, fmt, quiet, figures, scheduler, writer):
+             engine, fmt, quiet, figures, predeal, where, scheduler, writer):
     """Play whole matches of Reversis and stream every deal into a run folder (Parquet part files and a
     manifest), then print a summary. A killed or interrupted run continues with --resume and ends with exactly
     the rows of an uninterrupted run.
@@ -157,9 +162,10 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
         raise click.UsageError("--resume and --force exclude each other: resume keeps the run, force replaces it")
     rules = with_rule_overrides(rules, rule_overrides)
     seats = _seats(None, rules, seat_specs or (DEFAULT_SEAT,))
+    constraints = deals_from(rules, predeal, where, quiet=quiet)
     try:
         spec = RunSpec.for_deals(rules, seats, deals=deals, seed=seed, match_deals=match_deals,
-                                 chunk_matches=chunk_matches)
+                                 chunk_matches=chunk_matches, constraints=constraints)
     except ValueError as e:  # the run's size is out of bounds: nothing is created
         raise click.UsageError(str(e)) from None
     out = out or default_out(rules.name, seed, spec.n_matches * spec.match_deals)
@@ -177,6 +183,9 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
         if not quiet:
             click.echo(f"wrote {report.n_deals_run} deals ({report.n_chunks_run} of {report.n_chunks_total} chunks) "
                        f"to {out}", err=True)
+            if constraints is not None and constraints.where is not None and report.n_shuffles:
+                click.echo(f"--where accepted {report.n_deals_run:,} of {report.n_shuffles:,} shuffles "
+                           f"({report.n_deals_run / report.n_shuffles:.2%})", err=True)
         with folder_errors(out, f"the run itself is complete: fix that and draw the figures with 'reversis-sim plot "
                                 f"{out}'"):
             _print_summary(out, fmt)

@@ -170,3 +170,51 @@ def with_common_options(f):
     for option in reversed([*COMMON_OPTIONS, scheduler_option]):
         on_the_cluster = option(on_the_cluster)
     return on_the_cluster
+
+
+constraint_options = [
+    click.option("--predeal", "predeal", multiple=True, metavar="SEAT=CARDS",
+                 help="Cards placed in a seat's hand before the rest is dealt, e.g. 0=JH,2H,AS (repeatable; "
+                      "docs/constraints.md)."),
+    click.option("--where", "where", default=None, metavar="EXPR",
+                 help="Keep only deals whose dealt hands meet EXPR, e.g. \"hearts(0) == 2 and has(0, JH)\" "
+                      "(docs/constraints.md); rejected shuffles are drawn again."),
+]
+
+
+def with_constraint_options(f):
+    for option in reversed(constraint_options):
+        f = option(f)
+    return f
+
+
+ACCEPTANCE_SAMPLE = 20_000
+"""Shuffles drawn to estimate how often ``--where`` passes before a run starts."""
+
+
+def deals_from(rules, predeal, where, *, quiet: bool = False):
+    """The :class:`reversis_sim.constraints.Deals` of ``--predeal`` and ``--where`` (None without them), checked
+    before anything runs: a bad predeal or expression, or a condition that (almost) no shuffle meets for some
+    dealer, is one sentence and exit 2. Prints the estimated acceptance rate unless ``quiet``."""
+    from .constraints import ConstraintError, deals_of
+    from .reference import acceptance
+
+    try:
+        deals = deals_of(rules, predeal, where)
+    except ConstraintError as e:
+        raise click.UsageError(str(e)) from None
+    if deals is None or deals.where is None:
+        return deals
+    rates = acceptance(rules, deals, ACCEPTANCE_SAMPLE)
+    for dealer, (passed, tried) in enumerate(rates):
+        if passed == 0:
+            raise click.UsageError(
+                f"--where {deals.where.text!r}: no shuffle among {tried:,} dealt by seat {dealer} meets it (with the "
+                f"predealt cards): impossible, or too rare to sample (under 1 in {tried:,}); loosen it or predeal "
+                f"the cards it asks for")
+    passed = sum(p for p, _ in rates)
+    tried = sum(t for _, t in rates)
+    if not quiet:
+        click.echo(f"--where {deals.where.text!r}: about {passed / tried:.2%} of shuffles pass ({passed:,} of "
+                   f"{tried:,} sampled); the deals are drawn again until one does", err=True)
+    return deals

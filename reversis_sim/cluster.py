@@ -105,7 +105,8 @@ def play_run_chunk(identity_: dict, chunk: int, engine: str):
     rules = spec.resolved_rules()
     first, n = spec.chunk_range(chunk)
     return get_engine(engine).columns(rules, parse_seats(spec.seats, rules.n_seats), seed=spec.seed,
-                                      first_match=first, n_matches=n, match_deals=spec.match_deals)
+                                      first_match=first, n_matches=n, match_deals=spec.match_deals,
+                                      deals=spec.resolved_deals(rules))
 
 
 def write_run_chunk(out: str, identity_: dict, chunk: int, engine: str) -> tuple[int, int]:

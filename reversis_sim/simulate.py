@@ -31,6 +31,7 @@ class RunReport:
     n_chunks_total: int
     n_deals_run: int
     repaired: bool = False  # a lost manifest was rebuilt from the parts before resuming
+    n_shuffles: int = 0  # shuffles drawn for the deals run (more than the deals where --where rejected some)
 
 
 def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = False, engine: str = "numba",
@@ -74,10 +75,11 @@ def writers() -> int:
 def _play_here(folder: RunFolder, rules, seats, play, threads) -> Iterator[tuple[int, Chunk]]:
     """(chunk, its rows) for every missing chunk of the folder, played here, one after the other."""
     spec = folder.spec
+    deals = spec.resolved_deals(rules)
     for chunk in folder.missing_chunks():
         first, n = spec.chunk_range(chunk)
         yield chunk, play.columns(rules, seats, seed=spec.seed, first_match=first, n_matches=n,
-                                  match_deals=spec.match_deals, threads=threads)
+                                  match_deals=spec.match_deals, threads=threads, deals=deals)
 
 
 def _fill(folder: RunFolder, chunks: Iterator[tuple[int, Chunk]], progress) -> RunReport:
@@ -110,12 +112,13 @@ def _fill(folder: RunFolder, chunks: Iterator[tuple[int, Chunk]], progress) -> R
     pool = [threading.Thread(target=writer, name=f"reversis-writer-{k}", daemon=True) for k in range(n_writers)]
     for thread in pool:
         thread.start()
-    n_deals = 0
+    n_deals = n_shuffles = 0
     try:
         for chunk, data in chunks:
             if failure:
                 break
             n_deals += data.n_deals
+            n_shuffles += data.shuffles
             pending.put((chunk, data))
     finally:
         for _ in pool:
@@ -124,7 +127,7 @@ def _fill(folder: RunFolder, chunks: Iterator[tuple[int, Chunk]], progress) -> R
             thread.join()
     if failure:
         raise failure[0]
-    return RunReport(folder.out, n_todo, spec.n_chunks, n_deals, folder.repaired)
+    return RunReport(folder.out, n_todo, spec.n_chunks, n_deals, folder.repaired, n_shuffles)
 
 
 WRITERS = ("auto", "client", "workers")

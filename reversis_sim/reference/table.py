@@ -115,3 +115,20 @@ def _deal_once(rules: Rules, seed: int, match: int, deal: int, dealer: int, pred
                 offered[seat] = deck[pos]
                 pos += 1
     return Layout(dealt, offered)
+
+
+def acceptance(rules: Rules, deals: Deals, n: int = 20_000, seed: int = 0) -> list[tuple[int, int]]:
+    """How often one shuffle meets the constraints, by dealer: ``[(passed, tried), ...]`` for each seat as the
+    dealer, ``n`` shuffles in all (keyed by ``seed``, apart from any run's keys: match numbers from 2**40). A
+    dealer with no pass is a condition the run cannot meet when that seat deals."""
+    out = []
+    per_dealer = max(1, n // rules.n_seats)
+    for dealer in range(rules.n_seats):
+        passed = 0
+        for k in range(per_dealer):
+            layout = _deal_once(rules, seed, 2**40 + k, dealer, dealer, deals.predeal.masks, 0)
+            hands = [C.mask(h) for h in layout.dealt] + [0] * (N_SEAT_SLOTS - rules.n_seats)
+            talon = C.mask(rules.tables.deck) & ~C.mask(c for h in layout.dealt for c in h)
+            passed += deals.accepts([*hands, talon])
+        out.append((passed, per_dealer))
+    return out
