@@ -13,12 +13,14 @@ import click
 import polars as pl
 
 from .cli_options import (
+    deals_from,
     matches_of,
     named_policy,
     os_fault,
     policy_spec,
     rules_option,
     with_common_options,
+    with_constraint_options,
     with_rule_overrides,
 )
 from .compare import compare, json_ready, sprt_compare, sweep, tournament
@@ -76,8 +78,9 @@ def register(main: click.Group) -> None:
                   show_default=True, help="SPRT: false-negative rate.")
     @click.option("--batch-deals", type=click.IntRange(1), default=6_000, show_default=True,
                   help="SPRT: deals per batch between looks.")
+    @with_constraint_options
     def compare_cmd(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseline, field, deals, out, force,
-                    sprt, delta, alpha, beta, batch_deals):
+                    sprt, delta, alpha, beta, batch_deals, predeal, where):
         """Is CANDIDATE better than BASELINE? Duplicate deals: the same matches (same cards, same policy
         randomness) are played with the candidate and with the baseline in each seat in turn against the field.
         Prints the paired mean difference in fish per deal (candidate minus baseline) with its 95% CI, the
@@ -90,6 +93,7 @@ def register(main: click.Group) -> None:
           reversis-sim compare --candidate avoid --baseline random --deals 24000 --seed 1
         """
         rules = with_rule_overrides(rules, rule_overrides)
+        constraints = deals_from(rules, predeal, where, quiet=fmt == "json")
         try:
             if sprt:
                 if delta is None or delta <= 0:
@@ -103,11 +107,11 @@ def register(main: click.Group) -> None:
 
                 res = sprt_compare(rules, candidate, baseline, field, delta=delta, alpha=alpha, beta=beta,
                                    batch_matches=matches_of(rules, batch_deals), max_matches=matches_of(rules, deals),
-                                   seed=seed, engine=engine, threads=threads, on_update=show)
+                                   seed=seed, engine=engine, threads=threads, on_update=show, constraints=constraints)
                 summary = json_ready(res.summary())
             else:
                 res = compare(rules, candidate, baseline, field, n_matches=matches_of(rules, deals), seed=seed,
-                              engine=engine, threads=threads, out=out, force=force)
+                              engine=engine, threads=threads, out=out, force=force, deals=constraints)
                 summary = res.json_summary()
         except (ValueError, RulesError, PolicySpecError, RunError) as e:
             _fail(e)
@@ -141,7 +145,8 @@ def register(main: click.Group) -> None:
                   help="Deals per pairing (whole matches).")
     @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the tables as a folder.")
     @click.option("--force", is_flag=True, help="Overwrite an existing tournament folder.")
-    def tournament_cmd(rules, rule_overrides, seed, engine, threads, fmt, policies, deals, out, force):
+    @with_constraint_options
+    def tournament_cmd(rules, rule_overrides, seed, engine, threads, fmt, policies, deals, out, force, predeal, where):
         """Seat every policy in every seat against three copies of every policy, on the same deals: the payoff
         matrix (fish per deal of the row policy against a field of the column policy, with 95% CIs), a ranking,
         and pairwise claims corrected for multiple comparisons (Holm).
@@ -153,9 +158,10 @@ def register(main: click.Group) -> None:
         rules = with_rule_overrides(rules, rule_overrides)
         if len(policies) < 2:
             raise click.UsageError("a tournament needs at least two --policy")
+        constraints = deals_from(rules, predeal, where, quiet=fmt == "json")
         try:
             res = tournament(rules, list(policies), n_matches=matches_of(rules, deals), seed=seed, engine=engine,
-                             threads=threads, out=out, force=force)
+                             threads=threads, out=out, force=force, deals=constraints)
         except (ValueError, RulesError, RunError) as e:
             _fail(e)
         except OSError as e:

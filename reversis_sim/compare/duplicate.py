@@ -25,6 +25,7 @@ import numpy as np
 import polars as pl
 
 from ..analysis import stats
+from ..constraints import Deals
 from ..policies import PolicySpec
 from ..rules import Rules
 from .folders import check_out, json_ready, write_compare
@@ -99,6 +100,7 @@ class CompareResult:
     per_match: pl.DataFrame = dc_field(repr=False)
     by_rotation: pl.DataFrame = dc_field(repr=False)
     out: Path | None = None
+    deals: dict | None = None  # the constraints of the deals (:meth:`reversis_sim.constraints.Deals.identity`)
 
     mean_difference = property(lambda self: self.paired.mean_difference)
     ci_low = property(lambda self: self.paired.ci_low)
@@ -117,6 +119,7 @@ class CompareResult:
             "policy_seed_offsets": list(self.policy_seed_offsets), "first_match": self.first_match,
             "n_matches": self.n_matches, "match_deals": self.match_deals, "n_rotations": self.n_rotations,
             "n_deals": self.n_deals, "n_deals_compared": self.n_deals_compared, "engine": self.engine,
+            **({"deals": self.deals} if self.deals else {}),
             "mean_candidate": p.mean_a, "mean_baseline": p.mean_b, "mean_difference": p.mean_difference,
             "se": p.se, "ci_low": p.ci_low, "ci_high": p.ci_high, "level": p.level, "t_statistic": p.t_statistic,
             "p_value": p.p_value, "effect": p.effect, "variance_reduction": p.variance_reduction,
@@ -156,13 +159,15 @@ def result_of(arms: Arms, dup: Duplicate, paired: stats.PairedResult, cand, base
         baseline_seed=int(baseline_seed), policy_seed_offsets=offsets, first_match=arms.first_match,
         n_matches=arms.n_matches, match_deals=arms.match_deals, n_rotations=arms.rules.n_seats, engine=arms.engine.name,
         paired=paired, n_deals=n_deals, n_deals_compared=int(dup.tables[("candidate", 0)].deals.sum()),
-        per_match=per_match, by_rotation=by_rotation_table(dup, level))
+        per_match=per_match, by_rotation=by_rotation_table(dup, level),
+        deals=arms.deals.identity() if arms.deals is not None and arms.deals.constrained else None)
 
 
 def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | None = None, *, n_matches: int,
             match_deals: int | None = None, seed: int, engine: str = "numba", threads: int | None = None,
             out: str | Path | None = None, force: bool = False, level: float = 0.95, first_match: int = 0,
-            policy_seed_offsets: int | tuple[int, int] = 0, baseline_seed: int | None = None) -> CompareResult:
+            policy_seed_offsets: int | tuple[int, int] = 0, baseline_seed: int | None = None,
+            deals: Deals | None = None) -> CompareResult:
     """Duplicate comparison of ``candidate`` against ``baseline`` on the same matches (module docstring).
 
     Parameters
@@ -183,6 +188,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
         an A/A test independent policy randomness on the same cards (both engines).
     baseline_seed : run seed of the baseline arm (default ``seed``); a different one makes an *unpaired* control
         (different cards: ``scripts/aa_validation.py --mode unpaired``)
+    deals : constrained deals (``--predeal``, ``--where``: :class:`reversis_sim.constraints.Deals`)
 
     Returns
     -------
@@ -198,9 +204,9 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
     baseline_seed = seed if baseline_seed is None else int(baseline_seed)
     if out is not None:
         check_out(Path(out), force, "compare")
-    deals = rules.match_deals if match_deals is None else int(match_deals)
-    arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=deals, engine=engine,
-                threads=threads)
+    match_deals_ = rules.match_deals if match_deals is None else int(match_deals)
+    arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=match_deals_, engine=engine,
+                threads=threads, deals=deals)
     dup, paired, _ = compare_block(arms, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,
                                    level=level)
     result = result_of(arms, dup, paired, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..constraints import Deals
 from ..engines import get_engine
 from ..policies import PolicySpec, parse_spec
 from ..rules import Rules, get_preset
@@ -52,7 +53,7 @@ class Arms:
     the engine called ``engine`` (:func:`reversis_sim.engines.get_engine`)."""
 
     def __init__(self, rules: Rules, *, first_match: int, n_matches: int, match_deals: int, engine: str,
-                 threads: int | None, chunk_matches: int = CHUNK_MATCHES):
+                 threads: int | None, chunk_matches: int = CHUNK_MATCHES, deals: Deals | None = None):
         if n_matches < 1:
             raise ValueError(f"n_matches must be at least 1, got {n_matches}")
         if first_match < 0:
@@ -63,6 +64,7 @@ class Arms:
         self.engine.check(rules)
         self.rules, self.first_match, self.n_matches, self.match_deals = rules, first_match, n_matches, match_deals
         self.threads, self.chunk_matches = threads, chunk_matches
+        self.deals = deals  # constrained deals (issue 18): every seating draws the same ones
         self.memo: dict[tuple, Table] = {}
         self.n_deals_simulated = 0
 
@@ -95,7 +97,7 @@ class Arms:
         engine = self.engine.name if cluster is not None else self.engine  # a name travels; the object is here
         args = [(self.rules, [str(s) for s in seats], seed, policy_seeds, self.first_match + start,
                  min(self.chunk_matches, self.n_matches - start), self.match_deals, engine,
-                 self.threads if cluster is None else None)  # a worker plays on its own threads
+                 self.threads if cluster is None else None, self.deals)  # a worker plays on its own threads
                 for start in starts]
         parts = cluster.map(play_seating_chunk, args) if cluster is not None else [play_seating_chunk(*a)
                                                                                    for a in args]
@@ -108,8 +110,8 @@ class Arms:
 
 
 def play_seating_chunk(rules: Rules, seats: list[str], seed: int, policy_seeds: tuple[int, ...] | None,
-                       first_match: int, n_matches: int, match_deals: int, engine, threads: int | None
-                       ) -> tuple[np.ndarray, np.ndarray]:
+                       first_match: int, n_matches: int, match_deals: int, engine, threads: int | None,
+                       deals: Deals | None = None) -> tuple[np.ndarray, np.ndarray]:
     """One chunk of a seating, reduced where it is played (here, or on a cluster's worker): ``fish`` int64
     (n_matches, n_seats) totals per match and seat, ``deals`` int64 (n_matches,). ``engine``: an engine or its
     name (:func:`reversis_sim.engines.get_engine`)."""
@@ -117,7 +119,7 @@ def play_seating_chunk(rules: Rules, seats: list[str], seed: int, policy_seeds: 
     n_seats = rules.n_seats
     cols = play.columns(rules, [as_spec(s) for s in seats], seed=seed, first_match=first_match, n_matches=n_matches,
                         match_deals=match_deals, threads=threads,
-                        policy_seeds=None if policy_seeds is None else list(policy_seeds))
+                        policy_seeds=None if policy_seeds is None else list(policy_seeds), deals=deals)
     idx = np.asarray(cols["match"], np.int64) - first_match
     deals = np.bincount(idx, minlength=n_matches).astype(np.int64)
     f = np.asarray(cols["fish"])

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..analysis import stats
 from ..analysis.sequential import GSPRT
+from ..constraints import Deals
 from ..rules import Rules
 from .duplicate import compare_block, seed_offsets
 from .seatings import Arms, Spec, as_rules, as_spec
@@ -64,7 +65,8 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
                  alpha: float = 0.05, beta: float = 0.05, batch_matches: int, max_matches: int, seed: int,
                  engine: str = "numba", on_update: Callable[[SprtUpdate], None] | None = None,
                  match_deals: int | None = None, threads: int | None = None, min_units: int = 30,
-                 policy_seed_offsets: int | tuple[int, int] = 0, level: float = 0.95) -> SprtResult:
+                 policy_seed_offsets: int | tuple[int, int] = 0, level: float = 0.95,
+                 constraints: Deals | None = None) -> SprtResult:
     """Play the duplicate design in batches of matches until the GSPRT accepts H1 or H0, or ``max_matches``.
 
     H1: the candidate wins ``delta`` fish per deal more than the baseline; H0: it wins no more (difference 0).
@@ -87,7 +89,8 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
     state = test.state
     while n_done < max_matches:
         size = min(batch_matches, max_matches - n_done)
-        arms = Arms(rules, first_match=n_done, n_matches=size, match_deals=deals, engine=engine, threads=threads)
+        arms = Arms(rules, first_match=n_done, n_matches=size, match_deals=deals, engine=engine, threads=threads,
+                    deals=constraints)
         dup, _, d = compare_block(arms, cand, base, fld, seed=seed, baseline_seed=seed, offsets=offsets,
                                   level=level)
         a_all.append(dup.a.mean(axis=0))

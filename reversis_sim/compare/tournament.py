@@ -14,6 +14,7 @@ import polars as pl
 
 from ..analysis import stats
 from ..analysis.tables import holm_table
+from ..constraints import Deals
 from ..rules import Rules
 from .folders import check_out, write_folder
 from .seatings import Arms, Spec, as_rules, as_spec
@@ -44,7 +45,7 @@ class TournamentResult:
 def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, seed: int, engine: str = "numba",
                match_deals: int | None = None, threads: int | None = None, level: float = 0.95,
                alpha: float = 0.05, first_match: int = 0, out: str | Path | None = None,
-               force: bool = False) -> TournamentResult:
+               force: bool = False, deals: Deals | None = None) -> TournamentResult:
     """Every policy in every seat against three (``n_seats - 1``) copies of every policy, on the same deals.
 
     ``M[i][j]`` = mean over matches of (mean over the seat rotations of policy i's fish per deal against a field
@@ -65,9 +66,9 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
         raise ValueError(f"policies listed twice (after filling in defaults): {', '.join(dup)}")
     if out is not None:
         check_out(Path(out), force, "tournament")
-    deals = rules.match_deals if match_deals is None else int(match_deals)
-    arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=deals, engine=engine,
-                threads=threads)
+    per_match = rules.match_deals if match_deals is None else int(match_deals)
+    arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=per_match, engine=engine,
+                threads=threads, deals=deals)
     n, k = rules.n_seats, len(specs)
     values = np.empty((k, k, n_matches))
     for i, j in itertools.product(range(k), range(k)):
