@@ -32,7 +32,10 @@ def test_hand_features_count_what_a_player_sees():
     rules = PRESETS["parlett"]
     hand = [C.parse(c) for c in ("AS", "KS", "QS", "AH", "JH", "2H", "KD", "9C")]
     f = {k: int(v[0]) for k, v in hand_features(np.array([C.mask(hand)], np.uint64), rules).items()}
-    assert f == {"top_cards": 4, "hearts": 3, "aces": 2, "points": 4 + 3 + 2 + 4 + 1 + 3, "quinola": 1}
+    assert f == {"top_cards": 4, "hearts": 3, "aces": 2, "points": 4 + 3 + 2 + 4 + 1 + 3, "quinola": 1,
+                 "voids": 0, "guards": 1}  # the 2♥ guards the J♥
+    void = {k: int(v[0]) for k, v in hand_features(np.array([C.mask(hand[:5])], np.uint64), rules).items()}
+    assert void["voids"] == 2 and void["guards"] == 0  # no diamonds, no clubs; the J♥ bare of lower hearts
     serbian = {k: int(v[0]) for k, v in hand_features(np.array([C.mask(hand)], np.uint64), PRESETS["serbian"]).items()}
     assert serbian["top_cards"] == 5  # the J♥ tops the hearts there: JH and AH are the two highest hearts
     assert serbian["points"] == 4 + 3 + 2 + 4 + 4 + 3  # J♥ worth 4 in tricks (F3)
@@ -68,3 +71,47 @@ def test_a_run_without_a_reversis_commitment_has_null_attempt_columns(tmp_path):
     table = by_hand(tmp_path / "r", "top_cards")
     assert table["committed"].sum() == 0 and table["n_deals"].sum() == rows.height
     assert table["attempt_fish"].is_null().all() and table["made_rate"].is_null().all()
+
+
+def test_the_quinola_by_hand_of_a_constrained_run_agrees_with_a_direct_computation(tmp_path):
+    """A run whose seat 0 is dealt the J♥: the holder's fate and cost by its guards, against the reference's dealt
+    hands (with the same constraint) and pandas-free numpy; the tables say what they are conditional on."""
+    from reversis_sim.analysis.hands import conditioning, quinola_by_hand
+    from reversis_sim.constraints import deals_of
+
+    rules = PRESETS["parlett"]
+    deals = deals_of(rules, [], "has(0, JH) and hearts(0) <= 4")
+    spec = RunSpec.for_deals(rules, ["avoid"], deals=2400, seed=9, chunk_matches=50, constraints=deals)
+    report = run(spec, tmp_path / "r")
+    cond = conditioning(tmp_path / "r")
+    assert cond["deals"] == {"where": "has(0, JH) and hearts(0) <= 4"}
+    assert cond["acceptance"] == pytest.approx(report.n_deals_run / report.n_shuffles) and cond["acceptance"] < 0.3
+    table = quinola_by_hand(tmp_path / "r", "guards")
+    rows = pl.read_parquet(part_files(tmp_path / "r")).sort("match", "deal", "seat")
+    masks = get_engine("reference").dealt_hands(rules, seed=9, first_match=0, n_matches=spec.n_matches, deals=deals)
+    guards = hand_features(masks, rules)["guards"][:, 0]
+    holder = rows.filter(pl.col("seat") == 0).with_columns(pl.Series("g", guards),
+                                                           pl.col("quinola_fate").cast(pl.String))
+    for (g, fate), part in holder.group_by("g", "quinola_fate"):
+        got = table.filter((pl.col("guards") == g) & (pl.col("fate") == fate))
+        assert got["successes"].item() == part.height
+        assert got["trials"].item() == holder.filter(pl.col("g") == g).height
+    for g, part in holder.group_by("g"):
+        got = table.filter(pl.col("guards") == g[0])["cost_mean"][0]
+        assert got == pytest.approx(part["quinola_net"].mean())
+    assert table["guards"].max() <= 3  # hearts(0) <= 4 with the J♥: at most three hearts below it
+
+
+def test_the_hands_command_prints_conditional_tables_and_draws_a_figure(tmp_path):
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+
+    out = tmp_path / "r"
+    r = CliRunner().invoke(main, ["simulate", "--deals", "1200", "--predeal", "1=JH", "--out", str(out),
+                                  "--no-figures", "--quiet"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, ["hands", str(out), "--feature", "guards"])
+    assert r.exit_code == 0, r.output
+    assert 'conditional on the deals meeting {"predeal": ["1=JH"]}' in r.output and "## quinola by guards" in r.output
+    assert (out / "figures" / "hand_guards.png").stat().st_size > 10_000

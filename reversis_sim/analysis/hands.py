@@ -3,8 +3,10 @@
 A deal's cards are a pure function of its keys, so the hands of a run are dealt again (the engine interface's
 ``dealt_hands``, no play) part by part and joined to its rows on (match, deal, seat). A feature is a number a player
 sees in his hand: ``top_cards`` (the two highest ranks of each suit in play order: the Aces and Kings of parlett),
-``hearts``, ``aces``, ``points`` (card points, R7), ``quinola`` (holds the J♥). The hand is the one dealt, before
-the talon exchange.
+``hearts``, ``aces``, ``points`` (card points, R7), ``quinola`` (holds the J♥), ``voids`` (suits he holds none of),
+``guards`` (hearts below the J♥: what follows a heart lead without giving up the Quinola). The hand is the one
+dealt, before the talon exchange; a run of constrained deals (``--predeal``, ``--where``) is dealt again with its
+constraints, and its tables are conditional on them (:func:`conditioning`).
 
 :func:`by_hand` gives, for each value of a feature: the seats' mean fish per deal (95% interval, the match as the
 unit), how often a seat holding such a hand was committed to the reversis and how often it made it, and the mean
@@ -25,7 +27,7 @@ from ..rules import Rules
 from .batches import Batches
 from .tables import mean_table, rate_table
 
-FEATURES = ("top_cards", "hearts", "aces", "points", "quinola")
+FEATURES = ("top_cards", "hearts", "aces", "points", "quinola", "voids", "guards")
 
 
 def _bits(mask_of_cards) -> np.uint64:
@@ -43,12 +45,18 @@ def hand_features(masks: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
     for c in t.deck:
         if t.trick_points[c]:
             points += ((m >> np.uint64(c)) & np.uint64(1)).astype(np.int64) * t.trick_points[c]
+    voids = np.zeros(m.shape, np.int8)
+    for suit in range(C.N_SUITS):
+        voids += (m & _bits(c for c in t.deck if C.suit_of(c) == suit)) == 0
+    guards = [c for c in hearts if C.rank_of(c) < C.RANK_JACK]
     return {
         "top_cards": np.bitwise_count(m & _bits(top)).astype(np.int8),
         "hearts": np.bitwise_count(m & _bits(hearts)).astype(np.int8),
         "aces": np.bitwise_count(m & _bits(C.ACES)).astype(np.int8),
         "points": points.astype(np.int8),
         "quinola": ((m >> np.uint64(C.QUINOLA)) & np.uint64(1)).astype(np.int8),
+        "voids": voids,
+        "guards": np.bitwise_count(m & _bits(guards)).astype(np.int8),
     }
 
 
@@ -57,17 +65,19 @@ def with_hand_features(out: str | Path, features=FEATURES) -> tuple[dict, Batche
     manifest = read_manifest(out)
     spec = RunSpec.from_identity(manifest)
     rules = spec.resolved_rules()
+    deals = spec.resolved_deals(rules)
     deal = get_engine("numba")
     frames = []
     for path in part_files(out, manifest):
         chunk = int(path.stem.split("-")[1])
         first, n = spec.chunk_range(chunk)
-        masks = deal.dealt_hands(rules, seed=spec.seed, first_match=first, n_matches=n, match_deals=spec.match_deals)
+        masks = deal.dealt_hands(rules, seed=spec.seed, first_match=first, n_matches=n, match_deals=spec.match_deals,
+                                 deals=deals)
         feats = hand_features(masks, rules)
         n_seats = masks.shape[1]
         index = np.arange(masks.shape[0])
         table = pl.DataFrame({
-            "match": np.repeat(first + index // spec.match_deals, n_seats).astype(np.int64),
+            "match": np.repeat(first + index // spec.match_deals, n_seats).astype(np.uint32),
             "deal": np.repeat(index % spec.match_deals, n_seats).astype(np.int16),
             "seat": np.tile(np.arange(n_seats), masks.shape[0]).astype(np.int8),
             **{f: feats[f].reshape(-1) for f in features}})
@@ -98,3 +108,49 @@ def by_hand(out: str | Path, feature: str = "top_cards") -> pl.DataFrame:
         feature, pl.col("mean").alias("attempt_fish"), pl.col("ci_low").alias("attempt_ci_low"),
         pl.col("ci_high").alias("attempt_ci_high"))
     return out.join(made, on=feature, how="left").join(attempt, on=feature, how="left").sort(feature)
+
+
+def conditioning(out: str | Path) -> dict:
+    """What a run's tables are conditional on: ``{"deals": the constraints or None, "acceptance": the share of
+    shuffles that met them (1.0 without constraints; None where the parts do not say)}``. A rate measured on a
+    constrained run is a rate among the deals that meet the constraint; times ``acceptance`` it is that deal
+    family's contribution to the unconditional rate."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    from ..record import META_KEY
+
+    manifest = read_manifest(out)
+    if manifest.get("deals") is None:
+        return {"deals": None, "acceptance": 1.0}
+    deals = shuffles = 0
+    for path in part_files(out, manifest):
+        info = json.loads(pq.read_metadata(path).metadata[META_KEY])
+        if "shuffles" not in info:
+            return {"deals": manifest["deals"], "acceptance": None}
+        deals += info["rows"] // len(manifest["seats"])
+        shuffles += info["shuffles"]
+    return {"deals": manifest["deals"], "acceptance": deals / shuffles if shuffles else None}
+
+
+def quinola_by_hand(out: str | Path, feature: str = "guards") -> pl.DataFrame:
+    """The Quinola's risk for its holder by a feature of his dealt hand: for each value, the share of deals in
+    which the J♥ was dumped, forced, led or left in the talon (Wilson 95% intervals; ``fate``, ``rate``,
+    ``ci_low``, ``ci_high``, ``successes``, ``trials``) and the holder's mean ``quinola_net`` per deal with its
+    interval (``cost_mean``, ``cost_ci_low``, ``cost_ci_high``: the match as the unit). Holder: the seat dealt the
+    J♥ (``quinola`` feature), whatever the exchange did with it."""
+    if feature not in FEATURES:
+        raise ValueError(f"unknown hand feature {feature!r}; valid features: {', '.join(FEATURES)}")
+    wanted = tuple(dict.fromkeys((feature, "quinola")))
+    _, lf = with_hand_features(out, wanted)
+    holders = lf.filter(pl.col("quinola") == 1).with_columns(pl.col("quinola_fate").cast(pl.String))
+    counts = pl.concat([f.group_by(feature, "quinola_fate").agg(pl.len().alias("k")).collect() for f in holders])
+    counts = counts.group_by(feature, "quinola_fate").agg(pl.col("k").sum())
+    totals = counts.group_by(feature).agg(pl.col("k").sum().alias("n"))
+    fates = rate_table(counts.join(totals, on=feature), [feature, "quinola_fate"], "k", "n").rename(
+        {"quinola_fate": "fate"})
+    cost = mean_table(holders, feature, "quinola_net", unit="match").select(
+        feature, pl.col("mean").alias("cost_mean"), pl.col("ci_low").alias("cost_ci_low"),
+        pl.col("ci_high").alias("cost_ci_high"))
+    return fates.join(cost, on=feature, how="left").sort(feature, "fate")

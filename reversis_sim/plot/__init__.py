@@ -11,11 +11,13 @@ backend of a notebook. A Figure returned here displays in Jupyter like any other
 
 - :mod:`.style`: colours, names, captions, number formats and the figure plumbing;
 - :mod:`.run_figures`: the figures of a run; :mod:`.compare_figures`: the figures of comparisons;
+  :mod:`.hand_figures`: outcomes by the hand dealt;
 - :mod:`.files`: :func:`write_figures`, every figure of a run folder into ``<run>/figures/``.
 """
 
 from .compare_figures import paired_difference, payoff_heatmap
 from .files import FIGURES, write_figures
+from .hand_figures import your_hand
 from .run_figures import (
     attempt_value,
     convergence,
@@ -29,4 +31,4 @@ from .style import position_name, run_caption, seat_name
 
 __all__ = ["FIGURES", "attempt_value", "convergence", "expected_fish", "fish_histogram", "paired_difference",
            "payoff_heatmap", "position_name", "quinola_cost", "quinola_fate", "reversis_rates", "run_caption",
-           "seat_name", "write_figures"]
+           "seat_name", "write_figures", "your_hand"]

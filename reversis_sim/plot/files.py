@@ -52,3 +52,13 @@ def write_figures(run_dir: str | Path, formats: Sequence[str] = ("png", "svg"), 
         fig.clear()
         del fig
     return paths
+
+
+def save_figure(fig, path: str | Path, *, dpi: int = 150) -> Path:
+    """Save one figure reproducibly (no time stamps; the folder created) and release it; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with rc_context(_RC):
+        fig.savefig(path, dpi=dpi, metadata=_METADATA.get(path.suffix.lstrip(".")))
+    fig.clear()
+    return path

@@ -215,6 +215,8 @@ def chunk_tables(spec: RunSpec, chunk: int, data: Chunk) -> tuple[pa.Table, pa.T
         raise RunError(f"chunk {chunk} has {rows} rows for matches {first}..{first + n - 1}, expected "
                        f"{low if low == high else f'{low} to {high}'}: the engine returned an incomplete chunk")
     meta = {"run": spec.identity(), "chunk": chunk, "rows": rows, "matches": [first, first + n - 1]}
+    if spec.deals is not None:
+        meta["shuffles"] = int(data.shuffles)  # the shuffles its constrained deals drew (analysis.hands.conditioning)
     pay_meta = {**meta, "rows": len(data.payments["match"]), "table": PAYMENTS}
     return seat_table(data, spec.seats, meta), payment_table(data, spec.seats, pay_meta)
 

@@ -1,0 +1,75 @@
+"""Outcomes by the hand dealt (issue 18): expected fish and the Quinola's cost and fate as curves over a feature of
+the hand, with their 95% intervals. Summary frames of :mod:`reversis_sim.analysis.hands` in, Figures out."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, PercentFormatter
+
+from .style import COLORS, FATE_STYLE, SMALL_GROUP, UNIT, finish, note, signed, zero_line
+
+
+def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, feature: str, *, caption: str | None = None,
+              title: str | None = None, conditional: str | None = None) -> Figure:
+    """Three panels over the values of ``feature``: every seat's expected fish per deal
+    (:func:`~reversis_sim.analysis.hands.by_hand`), the J♥ holder's expected ``quinola_net`` and the shares of the
+    J♥'s fates for its holder (:func:`~reversis_sim.analysis.hands.quinola_by_hand`), all with 95% intervals and
+    the number of hands behind each point. ``conditional``: the constraint the run's deals met (said on the
+    figure: its numbers are conditional on it)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fish = fish.filter(pl.col("n_deals") >= SMALL_GROUP)  # a handful of hands: no curve point
+    quinola = quinola.filter(pl.col("trials") >= SMALL_GROUP)
+    fig = Figure(figsize=(13, 4.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    left, mid, right = fig.subplots(1, 3)
+    label = feature.replace("_", " ")
+
+    x, m, lo, hi = (fish[c].to_numpy().astype(float) for c in (feature, "mean", "ci_low", "ci_high"))
+    zero_line(left)
+    left.errorbar(x, m, yerr=[m - lo, hi - m], fmt="o-", ms=5, capsize=3, color=COLORS[0])
+    for xx, n in zip(x, fish["n_deals"].to_list()):
+        left.annotate(f"{n:,}", (xx, 0), xytext=(0, -14), textcoords="offset points", ha="center", va="top",
+                      fontsize=6.5, color="0.4", annotation_clip=False)
+    left.set_xlabel(f"{label} in the hand dealt")
+    left.set_ylabel(f"{UNIT} of the seat (95% CI)")
+    left.yaxis.set_major_formatter(FuncFormatter(signed))
+    left.grid(axis="y", alpha=0.3)
+    left.set_title("every seat", loc="left", fontsize=9)
+
+    cost = quinola.group_by(feature).agg(pl.col("cost_mean", "cost_ci_low", "cost_ci_high").first(),
+                                         pl.col("trials").first()).sort(feature)
+    x, m, lo, hi = (cost[c].to_numpy().astype(float) for c in (feature, "cost_mean", "cost_ci_low", "cost_ci_high"))
+    lo, hi = np.where(np.isfinite(lo), lo, m), np.where(np.isfinite(hi), hi, m)
+    zero_line(mid)
+    mid.errorbar(x, m, yerr=[m - lo, hi - m], fmt="o-", ms=5, capsize=3, color=COLORS[1])
+    for xx, n in zip(x, cost["trials"].to_list()):
+        mid.annotate(f"{n:,}", (xx, 0), xytext=(0, -14), textcoords="offset points", ha="center", va="top",
+                     fontsize=6.5, color="0.4", annotation_clip=False)
+    mid.set_xlabel(f"{label} in the J♥ holder's hand")
+    mid.set_ylabel("J♥ money to its holder, fish per deal (95% CI)")
+    mid.yaxis.set_major_formatter(FuncFormatter(signed))
+    mid.grid(axis="y", alpha=0.3)
+    mid.set_title("the Quinola's holder: its cost", loc="left", fontsize=9)
+
+    for fate in ("dumped", "forced", "led", "talon"):
+        rows = quinola.filter(pl.col("fate") == fate).sort(feature)
+        if rows.height == 0:
+            continue
+        color, text = FATE_STYLE[fate]
+        x, r, lo, hi = (rows[c].to_numpy().astype(float) for c in (feature, "rate", "ci_low", "ci_high"))
+        right.fill_between(x, lo, hi, color=color, alpha=0.15, lw=0)
+        right.plot(x, r, "o-", ms=4, color=color, label=text.split(":")[0])
+    right.set_ylim(0, 1)
+    right.yaxis.set_major_formatter(PercentFormatter(1.0))
+    right.set_xlabel(f"{label} in the J♥ holder's hand")
+    right.set_ylabel("share of the holder's deals (95% CI)")
+    right.legend(fontsize=7.5, loc="best")
+    right.grid(axis="y", alpha=0.3)
+    right.set_title("the Quinola's holder: its fate", loc="left", fontsize=9)
+
+    note(left, f"numbers under the points: hands behind them (values held by fewer than {SMALL_GROUP} are left out)" + (
+        f"; conditional on the deals meeting {conditional}" if conditional else ""))
+    return finish(fig, left, title or f"Your hand: outcomes by {label}", caption)
