@@ -23,6 +23,7 @@ SMALL = {
     "N_DEALS": "1_200",
     "COMPARE_DEALS": "480",
     "RULESET_DEALS": "480",
+    "HAND_DEALS": "480",
     "REFERENCE_DEALS": "48",
     "SEED": "7",
     "ENGINE": '"numba"',
@@ -101,7 +102,7 @@ def test_notebook_key_outputs(executed):
     assert "Pool left at the end of a match" in "".join(_outputs(headline[0], "text/markdown"))
     for tag, text in (("headline-position", "dealer"), ("quinola-fate", "forced"), ("quinola-cost", "dumped"),
                       ("reversis", "espagnolette_declared"), ("comparisons", "saver vs avoid"),
-                      ("rulesets", "serbian")):
+                      ("rulesets", "serbian"), ("your-hand", "holder")):
         cells = _tagged(nb, tag)
         assert cells, f"a cell is tagged {tag!r}"
         assert text in "".join(_outputs(cells[0], "text/html")), f"the {tag!r} table shows {text!r}"
