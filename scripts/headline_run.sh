@@ -10,6 +10,7 @@
 #   HEADLINE=0 PRESETS="modern serbian" bash scripts/headline_run.sh   # only (re)do some presets' runs
 #   HEADLINE=0 PRESETS="" bash scripts/headline_run.sh                  # only the tuned and search runs
 #   HEADLINE=0 PRESETS="" TUNED=0 bash scripts/headline_run.sh          # only the search runs
+#   REUSE=1 bash scripts/headline_run.sh    # keep complete runs (upgraded to the current schema), redo tables+figures
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p results
@@ -20,6 +21,7 @@ PRESETS=${PRESETS-"pierer parlett_penguin parlett_52 modern modern_five serbian"
 HEADLINE=${HEADLINE:-1}
 TUNED=${TUNED:-1}
 SEARCH=${SEARCH:-1}
+REUSE=${REUSE:-0}
 SEARCH_DEALS=${SEARCH_DEALS:-120000}  # the search plays about 400 deals/s with four searching seats on 2 cores
 
 run() {  # run NAME RULES DEALS SEAT...
@@ -27,13 +29,18 @@ run() {  # run NAME RULES DEALS SEAT...
   local out=results/$name
   local seats=()
   for s in "$@"; do seats+=(--seat "$s"); done
-  reversis-sim simulate --rules "$rules" "${seats[@]}" --deals "$deals" --seed "$SEED" --out "$out" --force \
+  local mode=--force
+  if [ "$REUSE" = 1 ] && [ -f "$out/manifest.json" ]; then
+    reversis-sim upgrade "$out" > /dev/null 2>&1 || true  # a folder of an older schema: rewritten row for row
+    mode=--resume  # a complete run only prints its summary
+  fi
+  reversis-sim simulate --rules "$rules" "${seats[@]}" --deals "$deals" --seed "$SEED" --out "$out" $mode \
     --chunk-matches 8192 --quiet --no-figures --format json > "$out.summary.json.tmp"
   mkdir -p "$out/tables"
   mv "$out.summary.json.tmp" "$out/summary.json"
   reversis-sim analyze "$out" --format json > "$out/tables/all.json"
-  for t in fish_by_seat fish_by_seat_zero_sum fish_by_position fish_by_policy quinola_fate quinola_fate_by_hearts \
-           quinola_fate_by_position quinola_cost quinola_others_pay reversis_rates; do
+  for t in fish_by_seat fish_by_seat_zero_sum fish_by_position fish_by_policy fish_by_reason quinola_fate \
+           quinola_fate_by_hearts quinola_fate_by_position quinola_cost quinola_others_pay reversis_rates; do
     reversis-sim analyze "$out" --format csv --table "$t" > "$out/tables/$t.csv"
   done
   reversis-sim plot "$out" --format png > /dev/null
