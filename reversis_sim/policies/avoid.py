@@ -13,6 +13,7 @@ import numpy as np
 from .. import cards as C
 from ..bits import ONE, bit, count, lowest, suit_mask
 from ..jit import njit_nrt_free as njit
+from ..jit import njit_nrt_free_inline as njit_inline
 from .cardsense import below, bottom, current_best, nth_seat, payment_cards, sure_tricks, top, top_cards, win_all_goal
 from .family import Family, integer, position, real, switch
 
@@ -86,13 +87,17 @@ def _shed(hand, legal, strength, points, params, trick_index, n_tricks, winner_o
     return best
 
 
-@njit
+@njit_inline
 def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats, sit_out, played,
          talon_known, streak, declarer, deck, strength, points):
     """The card to play (a card of the non-empty mask ``legal``) to trick ``trick_index`` (0-based).
 
     ``cur[:n_cur]``: the cards already in the trick, in playing order from ``leader`` (a dealer who sits out,
     ``sit_out``, is skipped).
+
+    Inlined into the trick loops (through the dispatch, :mod:`.dispatch`): called as a function, its twenty
+    arguments (five of them arrays, seven machine words each) cost more than a short decision itself (measured:
+    about a tenth of an ``avoid`` table's time went to the call).
     """
     out = deck & ~hand & ~talon_known
     if params[A_COUNT] >= 0.5:
