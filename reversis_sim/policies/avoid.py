@@ -57,9 +57,10 @@ A_COUNT = position(PARAMS, "count")
 A_REV_TOP = position(PARAMS, "rev_top")
 
 
-@njit
+@njit_inline
 def _shed(hand, legal, strength, points, params, trick_index, n_tricks, winner_opposite):
-    """H1: the card to discard when void (or renouncing), most costly to keep first."""
+    """H1: the card to discard when void (or renouncing), most costly to keep first. (Inlined into :func:`play`, as
+    :func:`_lead` is: a call would pass their arrays word by word.)"""
     if params[A_SHED] < 0.5:
         return top(legal, strength)
     if legal & bit(C.QUINOLA):
@@ -146,7 +147,7 @@ def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, le
     return bottom(no_q, strength)
 
 
-@njit
+@njit_inline
 def _lead(params, legal, hand, out, strength, win_now):
     """H5, H6, H7, H9, H14: the card to lead."""
     if win_now:
