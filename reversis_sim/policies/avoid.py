@@ -14,7 +14,18 @@ from .. import cards as C
 from ..bits import ONE, bit, count, lowest, suit_mask
 from ..jit import njit_nrt_free as njit
 from ..jit import njit_nrt_free_inline as njit_inline
-from .cardsense import below, bottom, current_best, nth_seat, payment_cards, sure_tricks, top, top_cards, win_all_goal
+from .cardsense import (
+    beats,
+    below,
+    bottom,
+    current_best,
+    nth_seat,
+    payment_cards,
+    sure_tricks,
+    top,
+    top_cards,
+    win_all_goal,
+)
 from .family import Family, integer, position, real, switch
 
 PARAMS = (
@@ -173,8 +184,7 @@ def _lead(params, legal, hand, out, strength, win_now):
         if mine == 0:
             continue
         low = bottom(mine, strength)
-        top_out = top(out & suit_mask(s), strength)
-        beatable = top_out >= 0 and strength[top_out] > strength[low]
+        beatable = beats(out & suit_mask(s), strength, strength[low])
         n = count(hand & suit_mask(s))
         size_key = (14 - n) if params[A_SHORT] >= 0.5 else n
         key = (100.0 if beatable else 0.0) + size_key
