@@ -22,14 +22,14 @@ from ..kernel.compiled import P_DECK_MASK, P_HAND_SIZE, T_STRENGTH, T_TRICK_POIN
 from ..kernel.layout import COL_DOUBLE_ANTE, COL_ESP_GOAL, COL_POOL_BEFORE
 from ..policies import dispatch, search
 from ..policies import random as random_family
-from ..policies.dispatch import UNKNOWN_FAMILY
+from ..policies.dispatch import UNKNOWN_FAMILY, uses_draws
 
 RANDOM_ID = random_family.FAMILY.family_id
 SEARCH_ID = search.SEARCH_ID
 random_play = random_family.play
 _ZERO = np.uint64(0)
 
-__all__ = ["UNKNOWN_FAMILY", "choose_declare", "choose_exchange", "choose_goal", "choose_play"]
+__all__ = ["UNKNOWN_FAMILY", "choose_declare", "choose_exchange", "choose_goal", "choose_play", "uses_draws"]
 
 
 @njit_nrt_free_inline

@@ -263,4 +263,4 @@ def goal(params, draws, hand, deck, strength):
 
 FAMILY = Family("avoid", 2, "the sourced trick-avoidance ideas H1-H14 (duck and unload, shed payment cards, make "
                 "voids, guard and hunt the Quinola, reversis attempt and defence), each a parameter", PARAMS,
-                exchange, declare, goal, play)
+                exchange, declare, goal, play, draws=False)

@@ -106,3 +106,16 @@ play = _chain("play", _unknown_play)
 """``play(family_id, params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats,
 sit_out, played, talon_known, streak, declarer, deck, strength, points)``: a card of ``legal``, or
 :data:`UNKNOWN_FAMILY`."""
+
+NO_DRAWS = sum(1 << fam.family_id for fam in HEURISTICS if not fam.draws)
+"""The registered families that never read their draws, as a bit mask of family ids."""
+assert all(0 <= fam.family_id < 63 for fam in HEURISTICS)
+
+
+@njit_nrt_free
+def uses_draws(family_id):
+    """Whether a seat of family ``family_id`` reads its keyed draws (:attr:`.family.Family.draws`): every family but
+    the registered ones that say not (an unknown id or a search does)."""
+    if family_id < 0 or family_id >= 63:
+        return True
+    return ((NO_DRAWS >> family_id) & 1) == 0
