@@ -1,7 +1,7 @@
 """Bit tricks on ``uint64`` hand masks (the layout is in :mod:`reversis_sim.cards`: card c is bit c).
 
-``popcount``, ``ctz`` and ``pdep`` are LLVM intrinsics (one instruction each on a modern x86-64), exposed to numba
-with :func:`numba.extending.intrinsic`.
+``popcount``, ``ctz``, ``ctlz`` and ``pdep`` are LLVM intrinsics (one instruction each on a modern x86-64), exposed
+to numba with :func:`numba.extending.intrinsic`.
 
 :func:`select` (the k-th card of a mask in card-code order) is the random policy's inner step. With a fast BMI2
 ``pdep`` it is ``ctz(pdep(1 << k, m))``; elsewhere (no BMI2, AMD Zen 1/2 where ``pdep`` is microcoded, or a
@@ -62,6 +62,17 @@ def ctz(typingctx, x):
 
 
 @intrinsic
+def ctlz(typingctx, x):
+    """Number of leading zero bits of a non-zero ``uint64`` (undefined for 0)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
 def pdep(typingctx, src, mask):
     """BMI2 parallel bit deposit (only compiled where :data:`FAST_PDEP` is true)."""
     sig = types.uint64(types.uint64, types.uint64)
@@ -90,6 +101,12 @@ def count(m):
 def lowest(m):
     """The lowest card code in the non-empty mask ``m`` (int64)."""
     return np.int64(ctz(np.uint64(m)))
+
+
+@njit
+def highest(m):
+    """The highest card code in the non-empty mask ``m`` (int64)."""
+    return np.int64(63) - np.int64(ctlz(np.uint64(m)))
 
 
 @njit

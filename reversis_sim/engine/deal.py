@@ -59,7 +59,7 @@ from ..kernel.payments import antes, position, round_origin, seat_of, sitting_ou
 from ..kernel.tricks import eldest_of, espagnolette_eligible, make_play_tricks, settle_deal, start_row
 from ..kernel.where import accepts
 from ..keys_nb import PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend, fill_draws
-from .policy import UNKNOWN_FAMILY, choose_declare, choose_exchange, choose_goal, choose_play
+from .policy import UNKNOWN_FAMILY, choose_declare, choose_exchange, choose_goal, choose_play, uses_draws
 
 HEARTS = C.HEARTS
 QUINOLA_BIT = np.uint64(1 << C.QUINOLA)
@@ -251,9 +251,12 @@ def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d
     h_deal = extend(h_match, deal)
     # Each seat's policy stream is keyed by its own policy seed (``h_pmatch[s]`` = extend(seed_hash(policy seed),
     # match)); by default every policy seed is the run seed, and then this is extend(h_deal, PURPOSE_POLICY), s.
+    # A seat whose family never reads them (``avoid``, ``lowest``) is not drawn for: 60 hashes a deal at a table of
+    # four.
     for s in range(n):
-        fill_draws(extend(extend(extend(h_pmatch[s], deal), PURPOSE_POLICY), s), P[P_HAND_SIZE], P[P_ESP_GOAL],
-                   draws[s])
+        if uses_draws(family[s]):
+            fill_draws(extend(extend(extend(h_pmatch[s], deal), PURPOSE_POLICY), s), P[P_HAND_SIZE], P[P_ESP_GOAL],
+                       draws[s])
 
     row[COL_SHUFFLES] = deal_constrained(P, n, deck, cards, h_deal, dealer, hands, offered, predeal, where, stack,
                                          view)

@@ -22,14 +22,14 @@ from ..kernel.compiled import P_DECK_MASK, P_HAND_SIZE, T_STRENGTH, T_TRICK_POIN
 from ..kernel.layout import COL_DOUBLE_ANTE, COL_ESP_GOAL, COL_POOL_BEFORE
 from ..policies import dispatch, search
 from ..policies import random as random_family
-from ..policies.dispatch import UNKNOWN_FAMILY
+from ..policies.dispatch import UNKNOWN_FAMILY, uses_draws
 
 RANDOM_ID = random_family.FAMILY.family_id
 SEARCH_ID = search.SEARCH_ID
 random_play = random_family.play
 _ZERO = np.uint64(0)
 
-__all__ = ["UNKNOWN_FAMILY", "choose_declare", "choose_exchange", "choose_goal", "choose_play"]
+__all__ = ["UNKNOWN_FAMILY", "choose_declare", "choose_exchange", "choose_goal", "choose_play", "uses_draws"]
 
 
 @njit_nrt_free_inline
@@ -100,10 +100,10 @@ def _searched_play(P, n, sit_out, tables, params, draws, seat, legal, trick_inde
                        tables, ws)
 
 
-@njit_nrt_free
+@njit_nrt_free_inline
 def _dispatched_play(P, n, sit_out, tables, family, params, draws, seat, legal, trick_index, hand, tricks, n_cur,
                      dealer, seen, streak, declarer, known):
-    """:func:`choose_play` through the dispatch."""
+    """:func:`choose_play` through the dispatch (inlined, as the dispatch's links are)."""
     return dispatch.play(family[seat], params[seat], draws[seat], seat, legal, hand, trick_index, P[P_HAND_SIZE],
                          tricks[trick_index, 1:], n_cur, tricks[trick_index, 0], dealer, n, sit_out, seen, known[seat],
                          streak, declarer, np.uint64(P[P_DECK_MASK]), tables[T_STRENGTH], tables[T_TRICK_POINTS])

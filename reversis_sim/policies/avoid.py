@@ -13,7 +13,19 @@ import numpy as np
 from .. import cards as C
 from ..bits import ONE, bit, count, lowest, suit_mask
 from ..jit import njit_nrt_free as njit
-from .cardsense import below, bottom, current_best, nth_seat, payment_cards, sure_tricks, top, top_cards, win_all_goal
+from ..jit import njit_nrt_free_inline as njit_inline
+from .cardsense import (
+    beats,
+    below,
+    bottom,
+    current_best,
+    nth_seat,
+    payment_cards,
+    sure_tricks,
+    top,
+    top_cards,
+    win_all_goal,
+)
 from .family import Family, integer, position, real, switch
 
 PARAMS = (
@@ -56,9 +68,10 @@ A_COUNT = position(PARAMS, "count")
 A_REV_TOP = position(PARAMS, "rev_top")
 
 
-@njit
+@njit_inline
 def _shed(hand, legal, strength, points, params, trick_index, n_tricks, winner_opposite):
-    """H1: the card to discard when void (or renouncing), most costly to keep first."""
+    """H1: the card to discard when void (or renouncing), most costly to keep first. (Inlined into :func:`play`, as
+    :func:`_lead` is: a call would pass their arrays word by word.)"""
     if params[A_SHED] < 0.5:
         return top(legal, strength)
     if legal & bit(C.QUINOLA):
@@ -86,13 +99,17 @@ def _shed(hand, legal, strength, points, params, trick_index, n_tricks, winner_o
     return best
 
 
-@njit
+@njit_inline
 def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats, sit_out, played,
          talon_known, streak, declarer, deck, strength, points):
     """The card to play (a card of the non-empty mask ``legal``) to trick ``trick_index`` (0-based).
 
     ``cur[:n_cur]``: the cards already in the trick, in playing order from ``leader`` (a dealer who sits out,
     ``sit_out``, is skipped).
+
+    Inlined into the trick loops (through the dispatch, :mod:`.dispatch`): called as a function, its twenty
+    arguments (five of them arrays, seven machine words each) cost more than a short decision itself (measured:
+    about a tenth of an ``avoid`` table's time went to the call).
     """
     out = deck & ~hand & ~talon_known
     if params[A_COUNT] >= 0.5:
@@ -141,7 +158,7 @@ def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, le
     return bottom(no_q, strength)
 
 
-@njit
+@njit_inline
 def _lead(params, legal, hand, out, strength, win_now):
     """H5, H6, H7, H9, H14: the card to lead."""
     if win_now:
@@ -167,8 +184,7 @@ def _lead(params, legal, hand, out, strength, win_now):
         if mine == 0:
             continue
         low = bottom(mine, strength)
-        top_out = top(out & suit_mask(s), strength)
-        beatable = top_out >= 0 and strength[top_out] > strength[low]
+        beatable = beats(out & suit_mask(s), strength, strength[low])
         n = count(hand & suit_mask(s))
         size_key = (14 - n) if params[A_SHORT] >= 0.5 else n
         key = (100.0 if beatable else 0.0) + size_key
@@ -247,4 +263,4 @@ def goal(params, draws, hand, deck, strength):
 
 FAMILY = Family("avoid", 2, "the sourced trick-avoidance ideas H1-H14 (duck and unload, shed payment cards, make "
                 "voids, guard and hunt the Quinola, reversis attempt and defence), each a parameter", PARAMS,
-                exchange, declare, goal, play)
+                exchange, declare, goal, play, draws=False)

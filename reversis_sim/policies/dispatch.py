@@ -22,7 +22,7 @@ The arguments, as both engines pass them (the kernels from their arrays, the ref
 
 from __future__ import annotations
 
-from ..jit import njit_nrt_free
+from ..jit import njit_nrt_free, njit_nrt_free_inline
 from ..kernel.layout import UNKNOWN_FAMILY
 from .heuristics import HEURISTICS
 
@@ -49,7 +49,11 @@ def _unknown_play(family_id, params, draws, seat, legal, hand, trick_index, n_tr
 
 
 def _link(decision: str, family_id: int, decide, rest):
-    """A numba function: ``decide(*args)`` (as an int64) for ``family_id``, otherwise ``rest(family_id, *args)``."""
+    """A numba function: ``decide(*args)`` (as an int64) for ``family_id``, otherwise ``rest(family_id, *args)``.
+
+    The links of ``play`` are inlined into their caller (numba ``inline="always"``), so that a trick loop tests the
+    family ids in turn and runs the family's decision in place, with no call that passes its twenty arguments (a
+    family inlines its own ``play`` for that, as :func:`.avoid.play` does)."""
     if decision == "exchange":
         @njit_nrt_free
         def exchange(f, params, draws, seat, is_dealer, must_discard, hand, strength, points):
@@ -72,7 +76,7 @@ def _link(decision: str, family_id: int, decide, rest):
             return rest(f, params, draws, hand, deck, strength)
         return goal
 
-    @njit_nrt_free
+    @njit_nrt_free_inline
     def play(f, params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats,
              sit_out, played, talon_known, streak, declarer, deck, strength, points):
         if f == family_id:
@@ -102,3 +106,16 @@ play = _chain("play", _unknown_play)
 """``play(family_id, params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats,
 sit_out, played, talon_known, streak, declarer, deck, strength, points)``: a card of ``legal``, or
 :data:`UNKNOWN_FAMILY`."""
+
+NO_DRAWS = sum(1 << fam.family_id for fam in HEURISTICS if not fam.draws)
+"""The registered families that never read their draws, as a bit mask of family ids."""
+assert all(0 <= fam.family_id < 63 for fam in HEURISTICS)
+
+
+@njit_nrt_free
+def uses_draws(family_id):
+    """Whether a seat of family ``family_id`` reads its keyed draws (:attr:`.family.Family.draws`): every family but
+    the registered ones that say not (an unknown id or a search does)."""
+    if family_id < 0 or family_id >= 63:
+        return True
+    return ((NO_DRAWS >> family_id) & 1) == 0

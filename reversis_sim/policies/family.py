@@ -101,6 +101,9 @@ class Family:
     rollout: str | None = None
     """A search family (:mod:`.search`): the default of its ``rollout`` policy, which it also follows in the
     exchange and the declaration (their decisions are None). None: a heuristic, dispatched on its id."""
+    draws: bool = True
+    """Whether its decisions read the seat's keyed draws (``draws``). The kernels draw them at the start of every
+    deal only for the seats whose family does (:func:`.dispatch.uses_draws`); a deterministic family says False."""
 
     @property
     def searches(self) -> bool:

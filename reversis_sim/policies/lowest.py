@@ -32,4 +32,4 @@ def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, le
 
 
 FAMILY = Family("lowest", 1, "naive baseline: always its lowest legal card, never takes the talon card, never "
-                "declares", (), exchange, declare, goal, play)
+                "declares", (), exchange, declare, goal, play, draws=False)
