@@ -182,6 +182,21 @@ class UnitMoments:
         self.moments = batch if self.moments is None else (
             pl.concat([self.moments, batch], how="vertical_relaxed").group_by(keys).agg(pl.col(_MOMENTS).sum()))
 
+    @classmethod
+    def from_sums(cls, keys: pl.DataFrame, sums: dict[str, np.ndarray], shift: np.ndarray) -> UnitMoments:
+        """The moments of groups added up elsewhere (:mod:`.scan`): ``keys`` one row per group (the ``by`` columns
+        in their dtypes; groups without a unit left out), ``sums`` the arrays of :data:`_MOMENTS` by name, one
+        value per group, taken about ``shift``."""
+        acc = cls(keys.columns)
+        acc.template = keys.clear()
+        keyed = keys if acc.by else pl.DataFrame({_ALL: np.zeros(len(shift), np.int32)})
+        if keyed.height == 0:
+            return acc
+        acc.shifts = keyed.with_columns(pl.Series("shift", shift, pl.Float64))
+        acc.moments = keyed.with_columns(pl.Series("n_units", sums["n_units"]).cast(pl.Int64),
+                                         *(pl.Series(m, sums[m], pl.Float64) for m in _MOMENTS[1:]))
+        return acc
+
     def table(self, level: float = 0.95) -> pl.DataFrame:
         if self.moments is None:
             raise ValueError("cannot take the mean of no data")
