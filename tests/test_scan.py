@@ -88,10 +88,12 @@ def test_scan_variants_equal_the_polars_path(run_dir):
         scan = scan_run(run_dir, reasons_by="seat", direction=direction, threads=3)
         assert_frame_equal(scan.fish_by_reason(), fish_by_reason(lf, pay, "seat", direction=direction), **TOL)
     assert_frame_equal(scan.reversis_rates("seat"), reversis_rates(lf, "seat"), **TOL)
-    one = scan_run(run_dir, quinola=False, reversis=False, threads=1)
+    one = scan_run(run_dir, zero_sum=False, quinola=False, reversis=False, threads=1)
     assert_frame_equal(one.fish_by("position"), scan.fish_by("position"), **TOL)
     with pytest.raises(ValueError, match="quinola=True"):
         one.quinola_risk()
+    with pytest.raises(ValueError, match="did not add up 'seat_zero_sum'"):
+        one.fish_by("seat", "fish_zero_sum")
 
 
 def test_a_damaged_part_is_refused_in_one_sentence(tmp_path):
