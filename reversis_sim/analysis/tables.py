@@ -182,6 +182,30 @@ class UnitMoments:
         self.moments = batch if self.moments is None else (
             pl.concat([self.moments, batch], how="vertical_relaxed").group_by(keys).agg(pl.col(_MOMENTS).sum()))
 
+    def add_moments(self, moments: pl.DataFrame) -> None:
+        """Add one batch's sums instead of its per-unit totals: ``moments`` has the ``by`` columns, the columns of
+        :data:`_MOMENTS` and ``shift``, the number its ``u`` sums are taken about; they are moved to this
+        accumulator's shift (``u' = u + (shift - shift') n``)."""
+        if moments.height == 0:
+            return
+        if self.template is None:
+            self.template = moments.select(self.by).clear()
+        if not self.by:
+            moments = moments.with_columns(pl.lit(0).alias(_ALL))
+        keys = self.keys
+        moments = moments.select(*keys, pl.col("n_units").cast(pl.Int64),
+                                 *(pl.col(m).cast(pl.Float64) for m in (*_MOMENTS[1:], "shift")))
+        first = moments.select(*keys, "shift")
+        self.shifts = first if self.shifts is None else pl.concat(
+            [self.shifts, first.join(self.shifts, on=keys, how="anti")], how="vertical_relaxed")
+        d = pl.col("shift") - pl.col("shift_right")
+        batch = moments.join(self.shifts, on=keys).select(
+            *keys, "n_units", "n_obs", "sum_t",
+            (pl.col("sum_uu") + 2.0 * d * pl.col("sum_un") + d * d * pl.col("sum_nn")).alias("sum_uu"),
+            (pl.col("sum_un") + d * pl.col("sum_nn")).alias("sum_un"), "sum_nn")
+        self.moments = batch if self.moments is None else (
+            pl.concat([self.moments, batch], how="vertical_relaxed").group_by(keys).agg(pl.col(_MOMENTS).sum()))
+
     @classmethod
     def from_sums(cls, keys: pl.DataFrame, sums: dict[str, np.ndarray], shift: np.ndarray) -> UnitMoments:
         """The moments of groups added up elsewhere (:mod:`.scan`): ``keys`` one row per group (the ``by`` columns
