@@ -5,7 +5,8 @@ path (lazy queries over batches of part files) on a sample of the same run.
     python bench/bench_analysis.py --deals 2000000            # simulate a run into a temporary folder, then time
     python bench/bench_analysis.py --run /work/scratch/run100m --sample-chunks 400 --repeat 3
 
-Every measurement runs in a child process, so its peak resident memory (``getrusage`` of that process) is its own:
+Every measurement runs in a child process, so its peak resident memory (``getrusage`` of that process) is its own
+(the scan's numba kernel is loaded from its cache before the clock starts, as after any earlier call):
 ``headline`` (the three tables), its split (``fish`` alone, then with the Quinola sums, then with the reversis
 counts: the scan reads them all in one pass, so a table's cost is what its columns add), ``analyze`` (every table
 of ``reversis-sim analyze``, ``fish_by_reason`` included) and, on the first ``--sample-chunks`` parts, the polars
@@ -42,27 +43,27 @@ def child(kind: str, run: Path, sample_chunks: int, threads: int | None) -> dict
 
     manifest = read_manifest(run)
     chunks = list(completed_chunks(manifest))
-    per_part = manifest["chunk_matches"] * manifest["match_deals"]
-    split = {}
+    per_part = manifest["chunk_matches"] * manifest["match_deals"] * len(manifest["seats"])
+    split, deals = {}, 0
+    scan_run(run, threads=1, chunks=chunks[:1])  # numba's kernel loaded from its cache (or compiled): not timed
+    r0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
     if kind == "polars_sample":
         paths = part_files(run, manifest)[:sample_chunks]
-        lf = Batches.from_parts(paths, per_part * len(manifest["seats"])).with_columns(
-            pl.col("policy").cast(pl.String))
+        lf = Batches.from_parts(paths, per_part).with_columns(pl.col("policy").cast(pl.String))
         for by in ("seat", "position", "policy"):
             t = time.perf_counter()
-            fish_by(lf, by)
+            table = fish_by(lf, by)
             split[f"fish_by_{by}"] = time.perf_counter() - t
+            deals = int(table["n_deals"][0]) if by == "seat" else deals
         t = time.perf_counter()
         quinola_risk(lf)
         split["quinola_risk"] = time.perf_counter() - t
         t = time.perf_counter()
         reversis_rates(lf, "policy")
         split["reversis_rates"] = time.perf_counter() - t
-        n_chunks = len(paths)
     elif kind == "analyze":
-        analysis_tables(run)
-        n_chunks = len(chunks)
+        deals = int(analysis_tables(run)["fish_by_seat"]["n_deals"][0])
     else:
         sample = chunks[:sample_chunks] if kind == "scan_sample" else None
         quinola = kind in ("headline", "scan_sample", "fish+quinola")
@@ -77,11 +78,12 @@ def child(kind: str, run: Path, sample_chunks: int, threads: int | None) -> dict
         if reversis:
             scan.reversis_rates("policy")
         split["frames"] = time.perf_counter() - t
-        n_chunks = len(sample) if sample is not None else len(chunks)
+        deals = int(scan.sums["rows"])
     wall = time.perf_counter() - t0
-    deals = n_chunks * per_part  # the last chunk may be shorter: a rounding error of at most one part
-    return {"kind": kind, "wall_s": wall, "deals": deals, "peak_rss_mb": resource.getrusage(
-        resource.RUSAGE_SELF).ru_maxrss / 1024, "split": split, "load": os.getloadavg()[0]}
+    r1 = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+    return {"kind": kind, "wall_s": wall, "cpu_s": cpu, "deals": deals, "peak_rss_mb": r1.ru_maxrss / 1024,
+            "split": split, "load": os.getloadavg()[0]}
 
 
 def measure(kind: str, args) -> dict:
@@ -94,8 +96,8 @@ def measure(kind: str, args) -> dict:
         runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     best = sorted(runs, key=lambda r: r["wall_s"])[len(runs) // 2]
     return {**best, "walls": [round(r["wall_s"], 2) for r in runs], "median_s": statistics.median(
-        r["wall_s"] for r in runs), "loads": [round(r["load"], 2) for r in runs],
-            "peak_rss_mb": max(r["peak_rss_mb"] for r in runs)}
+        r["wall_s"] for r in runs), "median_cpu_s": statistics.median(r["cpu_s"] for r in runs),
+            "loads": [round(r["load"], 2) for r in runs], "peak_rss_mb": max(r["peak_rss_mb"] for r in runs)}
 
 
 def main() -> None:
@@ -123,8 +125,9 @@ def main() -> None:
     for kind in args.kinds:
         r = results[kind] = measure(kind, args)
         per_100m = r["median_s"] / r["deals"] * 1e8
-        print(f"{kind:>14}: {r['deals']:>12,} deals  median {r['median_s']:7.2f} s {r['walls']}  "
-              f"{r['deals'] / r['median_s']:>12,.0f} deals/s  {per_100m:7.1f} s per 100M  "
+        print(f"{kind:>14}: {r['deals']:>12,} deals  median {r['median_s']:7.2f} s {r['walls']} "
+              f"(CPU {r['median_cpu_s']:.1f} s)  {r['deals'] / r['median_s']:>12,.0f} deals/s  "
+              f"{per_100m:7.1f} s per 100M  "
               f"peak RSS {r['peak_rss_mb']:6.0f} MB  load {r['loads']}  "
               f"{ {k: round(v, 2) for k, v in r['split'].items()} }", flush=True)
     if "scan_sample" in results and "polars_sample" in results:
