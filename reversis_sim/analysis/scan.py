@@ -1,23 +1,27 @@
-"""Every headline table of a run folder in one pass over its part files, with pyarrow and numpy (issue 16).
+"""Every headline table of a run folder in one pass over its part files (issue 16).
 
 The polars path (:mod:`.headline` over :class:`.batches.Batches`) runs a lazy query per table and batch: several
 scans of the run, each hashing (group, match) pairs. This module reads each part file once, only the columns the
-tables need, and adds up everything in O(rows) numpy that leans on the run table's layout (``docs/schema.md``):
+tables need (integers by polars' Parquet reader, dictionary columns as their codes by pyarrow), and adds up
+everything in one loop over the rows (:func:`.scan_nb.part_sums_nb`) that leans on the run table's layout
+(``docs/schema.md``), checking it as it goes:
 
-- rows come in (match, deal, seat) order, one row per seat and deal, so a column is a (deals, seats) array and a
-  per-deal value (the J♥'s holder, the reversis seat, the pool) is seat 0's entry;
-- a part holds whole matches, so the per-match totals every mean needs (the match is the sampling unit) are
-  ``np.add.reduceat`` at the match boundaries of one part (matches may differ in length: simple scoring);
+- rows come in (match, deal, seat) order, one row per seat and deal, so a per-deal value (the J♥'s holder, the
+  reversis seat, the pool) is read on seat 0's row and a seat's own value on its row;
+- a part holds whole matches, so the per-match totals every mean needs (the match is the sampling unit) lie in one
+  part (matches may differ in length: simple scoring);
 - the policy of a row is the manifest's policy of its seat (the writer builds the ``policy`` column so).
 
 Each part is reduced to sums: per group, the moments of its per-match totals that :class:`.tables.UnitMoments`
 keeps (so the intervals are those of the polars path up to rounding), and event counts for the rate tables. Parts
-are reduced in threads (pyarrow's decoding and numpy's loops release the GIL) and their sums added in run order;
+are reduced in threads (the Parquet readers and the kernel release the GIL) and their sums added in run order;
 memory is a few parts' columns whatever the run's size. :class:`RunScan` turns the sums into the frames of
 :func:`.headline.fish_by`, :func:`.headline.quinola_risk`, :func:`.headline.reversis_rates` and
 :func:`.payments.fish_by_reason`, through the same table-building code the polars path uses.
-"""
 
+Measured on a 100M-deal ``parlett`` run (4,070 parts, 2 cores shared with other jobs): the three headline tables
+in about 40 s and 0.4 GB (the polars path: about 130 s per 100M deals on an idle machine, in 1 GB batches).
+"""
 from __future__ import annotations
 
 import os
@@ -43,7 +47,7 @@ from ..record import (
     verify_part,
 )
 from .headline import quinola_tables, reversis_table
-from .scan_nb import BAD_MATCH, BAD_POSITION, BAD_SEAT, BAD_VALUE, OK, part_sums_nb
+from .scan_nb import BAD_MATCH, BAD_POSITION, BAD_SEAT, BAD_VALUE, OK, part_sums_nb, payment_sums_nb
 from .tables import _MOMENTS, UnitMoments
 
 __all__ = ["RunScan", "scan_run"]
@@ -261,37 +265,26 @@ def _part_sums(seat_path: Path, pay_path: Path, lay: _Layout) -> dict:
 def _payment_sums(path: Path, lay: _Layout, matches: np.ndarray, deals: np.ndarray) -> dict:
     """Per (key, reason[, direction]) and match: the amounts received minus paid, with a zero for a match of a key
     without a row (every (key, match) of the seat table is a unit of every group)."""
-    S, R = lay.n_seats, _N_REASONS
+    S, U = lay.n_seats, matches.size
+    G = _N_REASONS * (2 if lay.direction else 1)
+    if int(matches[-1]) - int(matches[0]) != U - 1:
+        raise RunError(f"{path}: its seat table's matches are not consecutive numbers; it is not a reversis_sim part")
     t = _read(path, _PAYMENTS)
-    U = matches.size
-    match = t["match"]
-    if int(matches[-1]) - int(matches[0]) == U - 1:  # a chunk's matches are consecutive numbers
-        unit = match - match.dtype.type(matches[0])  # below the first: wraps past U, refused below
-    else:
-        unit = np.searchsorted(matches, match)
-        unit[matches[np.minimum(unit, U - 1)] != match] = U
-    reason, amount = t["reason"], t["amount"]
-    index, dims = (unit, t["seat"], reason), (U, S, R)
-    if lay.direction:
-        index, dims = (*index, amount > 0), (*dims, 2)
-    try:
-        cell = np.ravel_multi_index(index, dims)
-    except ValueError:
+    totals, rows = np.zeros((U, S, G)), np.zeros(G, np.int64)
+    fault = payment_sums_nb(np.asarray(t["match"], np.uint32), np.asarray(t["seat"], np.int8),
+                            np.asarray(t["reason"], np.int8), np.asarray(t["amount"], np.int64), int(matches[0]),
+                            lay.direction, totals, rows)
+    if fault != OK:
         raise RunError(f"{path} holds payments of matches or seats its seat table lacks; delete the chunk's files "
-                       f"and resume the run to recompute it") from None
-    G = R * (2 if lay.direction else 1)
-    totals = np.bincount(cell, weights=amount, minlength=U * S * G).reshape(U, S, G)
+                       f"and resume the run to recompute it")
     if lay.reasons_by == "policy":
         policy_of = np.zeros((S, lay.n_policies))
         policy_of[np.arange(S), lay.seat_policy] = 1.0
         totals, per_key = np.einsum("usg,sk->ukg", totals, policy_of), policy_of.sum(axis=0)
     else:
         per_key = np.ones(S)
-    K = per_key.size
     sizes = np.repeat(deals * per_key, G, axis=1)  # (U, K * G): every group of a key, a unit in every match
-    rows = np.bincount(reason, minlength=R) if not lay.direction else np.bincount(
-        np.ravel_multi_index(index[2:], dims[2:]), minlength=G)
-    return {"reasons": Moments(totals.reshape(U, K * G), sizes), "reason_rows": rows}
+    return {"reasons": Moments(totals.reshape(U, -1), sizes), "reason_rows": rows}
 
 
 # ---------------------------------------------------------------------------------------------------------------
