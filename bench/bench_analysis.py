@@ -5,8 +5,9 @@ path (lazy queries over batches of part files) on a sample of the same run.
     python bench/bench_analysis.py --deals 2000000            # simulate a run into a temporary folder, then time
     python bench/bench_analysis.py --run /work/scratch/run100m --sample-chunks 400 --repeat 3
 
-Every measurement runs in a child process, so its peak resident memory (``getrusage`` of that process) is its own
-(the scan's numba kernel is loaded from its cache before the clock starts, as after any earlier call):
+Every measurement runs in a child process, so its peak resident memory (``getrusage`` of that process) is its own;
+the scan's worker processes (a run of 256 parts and more) report theirs apart (``workers``: the largest one; all of
+them together hold at most ``--workers`` times that):
 ``headline`` (the three tables), its split (``fish`` alone, then with the Quinola sums, then with the reversis
 counts: the scan reads them all in one pass, so a table's cost is what its columns add), ``analyze`` (every table
 of ``reversis-sim analyze``, ``fish_by_reason`` included) and, on the first ``--sample-chunks`` parts, the polars
@@ -32,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 KINDS = ("headline", "fish", "fish+quinola", "fish+reversis", "analyze", "scan_sample", "polars_sample")
 
 
-def child(kind: str, run: Path, sample_chunks: int, threads: int | None) -> dict:
+def child(kind: str, run: Path, sample_chunks: int, workers: int | None) -> dict:
     """One measurement in this process: wall seconds, deals covered, peak RSS."""
     import polars as pl
 
@@ -45,7 +46,6 @@ def child(kind: str, run: Path, sample_chunks: int, threads: int | None) -> dict
     chunks = list(completed_chunks(manifest))
     per_part = manifest["chunk_matches"] * manifest["match_deals"] * len(manifest["seats"])
     split, deals = {}, 0
-    scan_run(run, threads=1, chunks=chunks[:1])  # numba's kernel loaded from its cache (or compiled): not timed
     r0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
     if kind == "polars_sample":
@@ -68,7 +68,7 @@ def child(kind: str, run: Path, sample_chunks: int, threads: int | None) -> dict
         sample = chunks[:sample_chunks] if kind == "scan_sample" else None
         quinola = kind in ("headline", "scan_sample", "fish+quinola")
         reversis = kind in ("headline", "scan_sample", "fish+reversis")
-        scan = scan_run(run, zero_sum=False, quinola=quinola, reversis=reversis, threads=threads, chunks=sample)
+        scan = scan_run(run, zero_sum=False, quinola=quinola, reversis=reversis, workers=workers, chunks=sample)
         split["scan"] = time.perf_counter() - t0
         t = time.perf_counter()
         for by in ("seat", "position", "policy"):
@@ -82,7 +82,10 @@ def child(kind: str, run: Path, sample_chunks: int, threads: int | None) -> dict
     wall = time.perf_counter() - t0
     r1 = resource.getrusage(resource.RUSAGE_SELF)
     cpu = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu += kids.ru_utime + kids.ru_stime
     return {"kind": kind, "wall_s": wall, "cpu_s": cpu, "deals": deals, "peak_rss_mb": r1.ru_maxrss / 1024,
+            "worker_rss_mb": kids.ru_maxrss / 1024,
             "split": split, "load": os.getloadavg()[0]}
 
 
@@ -91,13 +94,14 @@ def measure(kind: str, args) -> dict:
     runs = []
     for _ in range(args.repeat):
         cmd = [sys.executable, __file__, "--child", kind, "--run", str(args.run),
-               "--sample-chunks", str(args.sample_chunks)] + (["--threads", str(args.threads)] if args.threads else [])
+               "--sample-chunks", str(args.sample_chunks)] + (["--workers", str(args.workers)] if args.workers else [])
         done = subprocess.run(cmd, check=True, capture_output=True, text=True)
         runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     best = sorted(runs, key=lambda r: r["wall_s"])[len(runs) // 2]
     return {**best, "walls": [round(r["wall_s"], 2) for r in runs], "median_s": statistics.median(
         r["wall_s"] for r in runs), "median_cpu_s": statistics.median(r["cpu_s"] for r in runs),
-            "loads": [round(r["load"], 2) for r in runs], "peak_rss_mb": max(r["peak_rss_mb"] for r in runs)}
+            "loads": [round(r["load"], 2) for r in runs], "peak_rss_mb": max(r["peak_rss_mb"] for r in runs),
+            "worker_rss_mb": max(r["worker_rss_mb"] for r in runs)}
 
 
 def main() -> None:
@@ -107,12 +111,12 @@ def main() -> None:
     ap.add_argument("--seat", default="avoid")
     ap.add_argument("--sample-chunks", type=int, default=200, help="parts the polars path is timed on")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--threads", type=int)
+    ap.add_argument("--workers", type=int)
     ap.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
     ap.add_argument("--child", choices=KINDS, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.run, args.sample_chunks, args.threads)))
+        print(json.dumps(child(args.child, args.run, args.sample_chunks, args.workers)))
         return
     tmp = None
     if args.run is None:
@@ -128,7 +132,7 @@ def main() -> None:
         print(f"{kind:>14}: {r['deals']:>12,} deals  median {r['median_s']:7.2f} s {r['walls']} "
               f"(CPU {r['median_cpu_s']:.1f} s)  {r['deals'] / r['median_s']:>12,.0f} deals/s  "
               f"{per_100m:7.1f} s per 100M  "
-              f"peak RSS {r['peak_rss_mb']:6.0f} MB  load {r['loads']}  "
+              f"peak RSS {r['peak_rss_mb']:4.0f} MB (workers {r['worker_rss_mb']:4.0f} MB each)  load {r['loads']}  "
               f"{ {k: round(v, 2) for k, v in r['split'].items()} }", flush=True)
     if "scan_sample" in results and "polars_sample" in results:
         ratio = results["polars_sample"]["median_s"] / results["scan_sample"]["median_s"]

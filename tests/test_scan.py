@@ -85,10 +85,10 @@ def test_scan_variants_equal_the_polars_path(run_dir):
     _, lf = load_run(run_dir, batched=True, rows_per_batch=1)
     pay = load_payments(run_dir, batched=True, rows_per_batch=1)
     for direction in (False, True):
-        scan = scan_run(run_dir, reasons_by="seat", direction=direction, threads=3)
+        scan = scan_run(run_dir, reasons_by="seat", direction=direction, workers=2, processes=direction)
         assert_frame_equal(scan.fish_by_reason(), fish_by_reason(lf, pay, "seat", direction=direction), **TOL)
     assert_frame_equal(scan.reversis_rates("seat"), reversis_rates(lf, "seat"), **TOL)
-    one = scan_run(run_dir, zero_sum=False, quinola=False, reversis=False, threads=1)
+    one = scan_run(run_dir, zero_sum=False, quinola=False, reversis=False, workers=1)
     assert_frame_equal(one.fish_by("position"), scan.fish_by("position"), **TOL)
     with pytest.raises(ValueError, match="quinola=True"):
         one.quinola_risk()
