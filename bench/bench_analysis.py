@@ -6,7 +6,7 @@ path (lazy queries over batches of part files) on a sample of the same run.
     python bench/bench_analysis.py --run /work/scratch/run100m --sample-chunks 400 --repeat 3
 
 Every measurement runs in a child process, so its peak resident memory (``getrusage`` of that process) is its own;
-the scan's worker processes (a run of 256 parts and more) report theirs apart (``workers``: the largest one; all of
+the scan's worker processes (a run of 10M deals and more) report theirs apart (``workers``: the largest one; all of
 them together hold at most ``--workers`` times that):
 ``headline`` (the three tables), its split (``fish`` alone, then with the Quinola sums, then with the reversis
 counts: the scan reads them all in one pass, so a table's cost is what its columns add), ``analyze`` (every table

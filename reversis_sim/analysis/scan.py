@@ -1,27 +1,20 @@
 """Every headline table of a run folder in one pass over its part files (issue 16).
 
 The polars path (:mod:`.headline` over :class:`.batches.Batches`) runs a lazy query per table and batch: several
-scans of the run, each hashing (group, match) pairs. This module reads each part file once, only the columns the
-tables need (integers by polars' Parquet reader, dictionary columns as their codes by pyarrow), and adds up
-everything in one loop over the rows (:func:`.scan_nb.part_sums_nb`) that leans on the run table's layout
-(``docs/schema.md``), checking it as it goes:
+scans of the run, each hashing (group, match) pairs. :func:`scan_run` reads each part file once, only the columns
+the tables need, and reduces it to sums in numpy (:mod:`.scan_part`), leaning on the run table's layout
+(``docs/schema.md``) and checking it: rows in (match, deal, seat) order, whole matches in a part, per-deal values
+repeated on every seat's row, a row's policy its seat's in the manifest.
 
-- rows come in (match, deal, seat) order, one row per seat and deal, so a per-deal value (the J♥'s holder, the
-  reversis seat, the pool) is read on seat 0's row and a seat's own value on its row;
-- a part holds whole matches, so the per-match totals every mean needs (the match is the sampling unit) lie in one
-  part (matches may differ in length: simple scoring);
-- the policy of a row is the manifest's policy of its seat (the writer builds the ``policy`` column so).
-
-Each part is reduced to sums: per group, the moments of its per-match totals that :class:`.tables.UnitMoments`
-keeps (so the intervals are those of the polars path up to rounding), and event counts for the rate tables. Parts
-are reduced in threads (the Parquet readers and the kernel release the GIL) and their sums added in run order;
-memory is a few parts' columns whatever the run's size. :class:`RunScan` turns the sums into the frames of
-:func:`.headline.fish_by`, :func:`.headline.quinola_risk`, :func:`.headline.reversis_rates` and
-:func:`.payments.fish_by_reason`, through the same table-building code the polars path uses.
-
-Measured on a 100M-deal ``parlett`` run (4,070 parts, 2 cores shared with other jobs): the three headline tables
-in about 40 s and 0.4 GB (the polars path: about 130 s per 100M deals on an idle machine, in 1 GB batches).
+A part's sums are, per group, the moments of its per-match totals that :class:`.tables.UnitMoments` keeps (so the
+intervals are those of the polars path up to rounding), and event counts for the rate tables. Tasks of consecutive
+parts are reduced by workers (threads for a small run, spawned processes for a large one: numpy holds the GIL in
+much of it) and their sums added in run order; memory is a few parts' columns per worker whatever the run's size.
+:class:`RunScan` turns the sums into the frames of :func:`.headline.fish_by`, :func:`.headline.quinola_risk`,
+:func:`.headline.reversis_rates` and :func:`.payments.fish_by_reason`, through the same table-building code the
+polars path uses. ``bench/bench_analysis.py`` measures it against the polars path.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -60,10 +53,10 @@ _DIRECTIONS = ("paid", "received")
 TASK_PARTS = 32
 """Consecutive parts a worker adds up before handing their sums back (the sums of a run do not depend on how many
 workers there are: tasks are added in run order, parts in a task too)."""
-PROCESS_PARTS = 256
-"""From this many parts on, the workers are processes: numpy's fancy indexing, ``bincount`` and ``reduceat`` hold
+PROCESS_DEALS = 10_000_000
+"""From this many deals on, the workers are processes: numpy's fancy indexing, ``bincount`` and ``reduceat`` hold
 the GIL, so two threads reduce parts hardly faster than one (measured: 300 parts, 3.85 s on one thread, 3.58 s on
-two); a process costs about 2 s to start (imports), worth it for a run of some 6M deals and more."""
+two); a spawned process costs 2-3 s to start (imports), worth it from some 10M deals (10-20 s of work)."""
 
 
 def _task_sums(out: Path, chunks: Sequence[int], identity: dict, lay: Layout) -> dict:
@@ -98,7 +91,8 @@ def scan_run(out: str | Path, *, zero_sum: bool = True, quinola: bool = True, re
     workers : int, optional
         Tasks of :data:`TASK_PARTS` parts reduced at once (default: the cores).
     processes : bool, optional
-        Workers are processes (spawned) rather than threads; by default from :data:`PROCESS_PARTS` parts on.
+        Workers are processes (spawned) rather than threads; by default for a run of :data:`PROCESS_DEALS` deals
+        or more.
     chunks : sequence of int, optional
         Only these completed chunks (a sample of the run: a benchmark's).
     """
@@ -118,7 +112,7 @@ def scan_run(out: str | Path, *, zero_sum: bool = True, quinola: bool = True, re
     tasks = [chunks[i:i + TASK_PARTS] for i in range(0, len(chunks), TASK_PARTS)]
     workers = max(1, workers or os.cpu_count() or 1)
     if processes is None:
-        processes = workers > 1 and len(chunks) >= PROCESS_PARTS
+        processes = workers > 1 and len(chunks) * manifest["chunk_matches"] * manifest["match_deals"] >= PROCESS_DEALS
     pool = (ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) if processes
             else ThreadPoolExecutor(workers))
     total: dict = {}
