@@ -61,13 +61,7 @@ def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
     counts = collect_additive(lf.with_columns((pl.col("seat") == 0).alias("__deal"), holding.alias("__holder"))
                      .filter(pl.col("__deal") | pl.col("__holder")), keys, pl.len().cast(pl.Int64).alias("k"))
     deals = counts.filter(pl.col("__deal")).group_by("quinola_fate").agg(pl.col("k").sum())
-    fate_share = deals.with_columns(pl.col("k").sum().alias("n"))
-    holders = counts.filter(pl.col("__holder"))
-
-    def fate_by(key: str) -> pl.DataFrame:
-        by_fate = holders.group_by([key, "quinola_fate"]).agg(pl.col("k").sum())
-        totals = by_fate.group_by(key).agg(pl.col("k").sum().alias("n"))
-        return rate_table(by_fate.join(totals, on=key), [key, "quinola_fate"], "k", "n")
+    holders = counts.filter(pl.col("__holder")).select("hearts_at_lead", "position", "quinola_fate", "k")
 
     # pass 2: what the J♥ moves to or from its holder, per match and fate (the match is the unit)
     by_fate, overall, holder_fish = UnitMoments(["quinola_fate"]), UnitMoments(["quinola_fate"]), UnitMoments(["who"])
@@ -79,7 +73,6 @@ def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
         per_match = per.group_by("match").agg(pl.col("net", "fish", "size").sum())
         overall.add(per_match.select(pl.lit("all").alias("quinola_fate"), pl.col("net").alias("total"), "size"))
         holder_fish.add(per_match.select(pl.lit("holder").alias("who"), pl.col("fish").alias("total"), "size"))
-    cost = pl.concat([overall.table(), by_fate.table()]).rename({"quinola_fate": "fate"})
 
     # pass 3: the other seats' payments for the holder's J♥
     others = UnitMoments(["seat"])
@@ -91,7 +84,24 @@ def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
                     pl.len().alias("size")).collect())
         others.add(per.select("seat", "total", "size"))
         pays.append(per.group_by("seat").agg(pl.col("pays").sum(), pl.col("size").sum()))
-    others_pay = rate_table(pl.concat(pays), "seat", "pays", "size")
+    return quinola_tables(deals, holders, by_fate, overall, holder_fish, others, pl.concat(pays))
+
+
+def quinola_tables(deals: pl.DataFrame, holders: pl.DataFrame, by_fate: UnitMoments, overall: UnitMoments,
+                   holder_fish: UnitMoments, others: UnitMoments, pays: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """The frames of :func:`quinola_risk` from its sums, however they were added up (polars here, numpy in
+    :mod:`.scan`): ``deals`` (``quinola_fate``, ``k`` deals), ``holders`` (``hearts_at_lead``, ``position``,
+    ``quinola_fate``, ``k`` holder rows), the match-unit moments of the holder's ``quinola_net`` by fate and
+    overall, of the holder's fish and of what the other seats pay, and ``pays`` (``seat``, ``pays``, ``size``)."""
+    fate_share = deals.with_columns(pl.col("k").sum().alias("n"))
+
+    def fate_by(key: str) -> pl.DataFrame:
+        by_fate = holders.group_by([key, "quinola_fate"]).agg(pl.col("k").sum())
+        totals = by_fate.group_by(key).agg(pl.col("k").sum().alias("n"))
+        return rate_table(by_fate.join(totals, on=key), [key, "quinola_fate"], "k", "n")
+
+    cost = pl.concat([overall.table(), by_fate.table()]).rename({"quinola_fate": "fate"})
+    others_pay = rate_table(pays, "seat", "pays", "size")
     return {
         "fate": rate_table(fate_share, "quinola_fate", "k", "n"),
         "fate_by_hearts": fate_by("hearts_at_lead"),
@@ -123,6 +133,16 @@ def reversis_rates(frame: Frame, by: str = "policy") -> pl.DataFrame:
         pl.col("declared").cast(pl.Int64).sum().alias("declared"),
         (pl.col("declared") & pl.col("espagnolette_made")).cast(pl.Int64).sum().alias("esp_made"),
     )
+    return reversis_table(counts, by)
+
+
+REVERSIS_COUNTS = ("rows", "committed", "made", "eligible", "declared", "esp_made")
+"""The counts :func:`reversis_table` needs per group."""
+
+
+def reversis_table(counts: pl.DataFrame, by: str) -> pl.DataFrame:
+    """The rows of :func:`reversis_rates` from the counts per group (``by`` and :data:`REVERSIS_COUNTS`: rows,
+    commitments, made reversis, eligible hands, declarations, made espagnolettes), however they were added up."""
     events = [
         ("reversis_committed", pl.col("committed"), "rows"),
         ("reversis_made", pl.col("made"), "committed"),

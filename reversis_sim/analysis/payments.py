@@ -36,18 +36,33 @@ def fish_by_reason(seats: pl.DataFrame | pl.LazyFrame | Batches, payments: pl.Da
         return f.with_columns(pl.when(pl.col("amount") > 0).then(pl.lit("received")).otherwise(pl.lit("paid"))
                               .alias("direction")) if direction else f
 
-    # pass 1: the (reason, direction) groups the run has at all; pass 2: per-match totals, a zero for every match
-    # of a policy without a row of a group
+    # pass 1: the (reason, direction) groups the run has at all; pass 2: per batch, the moments of every (key,
+    # group) over all the key's matches, a match without a row of the group counting as a zero total. Over units
+    # of size n_g with totals T_g about a shift s, the silent units add s**2 n**2 to sum(u**2) and -s n**2 to
+    # sum(u n): the sums need the rows that exist and each key's sum of n**2, never a (key, match, group) grid.
     groups = pl.concat([readable(f).select(keys[1:]).unique().collect() for f in pay_frames]).unique()
     if groups.height == 0:
         return pl.DataFrame(schema={k: pl.String for k in keys})
     moments = UnitMoments(keys)
     for seat_f, pay_f in zip(seat_frames, pay_frames):
         sizes = (seat_f.with_columns(pl.col(by).cast(pl.String) if by == "policy" else pl.col(by))
-                 .group_by([by, "match"]).agg(pl.len().alias("size")).collect())
+                 .group_by([by, "match"]).agg(pl.len().cast(pl.Float64).alias("size")).collect())
+        per_key = sizes.group_by(by).agg(pl.len().alias("n_units"), pl.col("size").sum().alias("n_obs"),
+                                         (pl.col("size") ** 2).sum().alias("sum_nn"))
         totals = (readable(pay_f).group_by([*keys, "match"])
-                  .agg(pl.col("amount").cast(pl.Float64).sum().alias("total")).collect())
-        dense = (sizes.join(groups, how="cross").join(totals, on=[*keys, "match"], how="left")
-                 .with_columns(pl.col("total").fill_null(0.0)))
-        moments.add(dense.select(*keys, "total", "size"))
+                  .agg(pl.col("amount").cast(pl.Float64).sum().alias("total")).collect()
+                  .join(sizes, on=[by, "match"]))
+        sums = totals.group_by(keys).agg(pl.col("total").sum().alias("sum_t"))
+        grid = (per_key.join(groups, how="cross").join(sums, on=keys, how="left")
+                .with_columns(pl.col("sum_t").fill_null(0.0))
+                .with_columns((pl.col("sum_t") / pl.col("n_obs")).alias("shift")))
+        u = pl.col("total") - pl.col("shift") * pl.col("size")
+        seen = (totals.join(grid.select(*keys, "shift"), on=keys).group_by(keys)
+                .agg((u * u).sum().alias("uu"), (u * pl.col("size")).sum().alias("un"),
+                     (pl.col("size") ** 2).sum().alias("nn")))
+        silent_nn = pl.col("sum_nn") - pl.col("nn").fill_null(0.0)
+        moments.add_moments(grid.join(seen, on=keys, how="left").select(
+            *keys, "n_units", "n_obs", "sum_t", "shift", "sum_nn",
+            (pl.col("uu").fill_null(0.0) + pl.col("shift") ** 2 * silent_nn).alias("sum_uu"),
+            (pl.col("un").fill_null(0.0) - pl.col("shift") * silent_nn).alias("sum_un")))
     return moments.table().sort(keys)

@@ -182,6 +182,45 @@ class UnitMoments:
         self.moments = batch if self.moments is None else (
             pl.concat([self.moments, batch], how="vertical_relaxed").group_by(keys).agg(pl.col(_MOMENTS).sum()))
 
+    def add_moments(self, moments: pl.DataFrame) -> None:
+        """Add one batch's sums instead of its per-unit totals: ``moments`` has the ``by`` columns, the columns of
+        :data:`_MOMENTS` and ``shift``, the number its ``u`` sums are taken about; they are moved to this
+        accumulator's shift (``u' = u + (shift - shift') n``)."""
+        if moments.height == 0:
+            return
+        if self.template is None:
+            self.template = moments.select(self.by).clear()
+        if not self.by:
+            moments = moments.with_columns(pl.lit(0).alias(_ALL))
+        keys = self.keys
+        moments = moments.select(*keys, pl.col("n_units").cast(pl.Int64),
+                                 *(pl.col(m).cast(pl.Float64) for m in (*_MOMENTS[1:], "shift")))
+        first = moments.select(*keys, "shift")
+        self.shifts = first if self.shifts is None else pl.concat(
+            [self.shifts, first.join(self.shifts, on=keys, how="anti")], how="vertical_relaxed")
+        d = pl.col("shift") - pl.col("shift_right")
+        batch = moments.join(self.shifts, on=keys).select(
+            *keys, "n_units", "n_obs", "sum_t",
+            (pl.col("sum_uu") + 2.0 * d * pl.col("sum_un") + d * d * pl.col("sum_nn")).alias("sum_uu"),
+            (pl.col("sum_un") + d * pl.col("sum_nn")).alias("sum_un"), "sum_nn")
+        self.moments = batch if self.moments is None else (
+            pl.concat([self.moments, batch], how="vertical_relaxed").group_by(keys).agg(pl.col(_MOMENTS).sum()))
+
+    @classmethod
+    def from_sums(cls, keys: pl.DataFrame, sums: dict[str, np.ndarray], shift: np.ndarray) -> UnitMoments:
+        """The moments of groups added up elsewhere (:mod:`.scan`): ``keys`` one row per group (the ``by`` columns
+        in their dtypes; groups without a unit left out), ``sums`` the arrays of :data:`_MOMENTS` by name, one
+        value per group, taken about ``shift``."""
+        acc = cls(keys.columns)
+        acc.template = keys.clear()
+        keyed = keys if acc.by else pl.DataFrame({_ALL: np.zeros(len(shift), np.int32)})
+        if keyed.height == 0:
+            return acc
+        acc.shifts = keyed.with_columns(pl.Series("shift", shift, pl.Float64))
+        acc.moments = keyed.with_columns(pl.Series("n_units", sums["n_units"]).cast(pl.Int64),
+                                         *(pl.Series(m, sums[m], pl.Float64) for m in _MOMENTS[1:]))
+        return acc
+
     def table(self, level: float = 0.95) -> pl.DataFrame:
         if self.moments is None:
             raise ValueError("cannot take the mean of no data")
