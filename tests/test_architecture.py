@@ -20,7 +20,7 @@ FLOORS = {
     "reference": 4, "engine": 4,  # siblings
     "engines": 5, "record": 6, "cluster": 6.5, "simulate": 7, "bench": 7.5,
     "analysis": 8, "compare": 9, "tune": 9.5, "plot": 10,
-    "cli_options": 11, "cli_compare": 11.5, "cli_tune": 11.5, "cli": 12, "__main__": 13,
+    "cli_options": 11, "cli_compare": 11.5, "cli_tune": 11.5, "cli_folders": 11.5, "cli": 12, "__main__": 13,
 }
 SIBLINGS = {"reference", "engine"}
 

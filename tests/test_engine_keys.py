@@ -10,7 +10,7 @@ from reversis_sim import keys as K
 from reversis_sim import keys_nb as NK
 from reversis_sim import reference
 from reversis_sim.engine.deal import deal_cards
-from reversis_sim.engine.seats import seed_u64
+from reversis_sim.engine.seats import constraint_arrays, seed_u64
 from reversis_sim.kernel.compiled import compile_rules
 from reversis_sim.kernel.layout import H_DEALT, SWAPS, alloc
 from reversis_sim.rules import PRESETS
@@ -98,7 +98,7 @@ def test_kernel_shuffle_and_deal_match_the_reference(name):
             key = np.uint64(_shuffle_key(seed_u64(seed), match, deal))
             assert int(key) == K.stream(seed, match, deal, K.PURPOSE_SHUFFLE, 0)
             hands[:] = 1  # a dealer who sits out is dealt nothing, whatever the buffer held
-            deal_cards(cr.params, n, cr.deck, cards, key, dealer, hands, offered)
+            deal_cards(cr.params, n, cr.deck, cards, key, dealer, hands, offered, constraint_arrays(rules, None)[0])
             lay = reference.deal_cards(rules, seed, match, deal, dealer)
             assert [C.from_mask(int(m)) for m in hands[H_DEALT, :n]] == lay.dealt
             assert [None if c < 0 else int(c) for c in offered[:n]] == lay.talon_offered
