@@ -39,10 +39,14 @@ run() {  # run NAME RULES DEALS SEAT...
   mkdir -p "$out/tables"
   mv "$out.summary.json.tmp" "$out/summary.json"
   reversis-sim analyze "$out" --format json > "$out/tables/all.json"
-  for t in fish_by_seat fish_by_seat_zero_sum fish_by_position fish_by_policy fish_by_reason quinola_fate \
-           quinola_fate_by_hearts quinola_fate_by_position quinola_cost quinola_others_pay reversis_rates; do
-    reversis-sim analyze "$out" --format csv --table "$t" > "$out/tables/$t.csv"
-  done
+  python - "$out/tables" <<'PY'  # one analysis, every table also as CSV
+import json, sys
+from pathlib import Path
+import polars as pl
+tables = Path(sys.argv[1])
+for name, rows in json.loads((tables / "all.json").read_text()).items():
+    pl.DataFrame(rows, infer_schema_length=None).write_csv(tables / f"{name}.csv")
+PY
   reversis-sim plot "$out" --format png > /dev/null
   echo "results/$name: done"
 }
