@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, PercentFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from .style import COLORS, FATE_STYLE, SMALL_GROUP, UNIT, finish, note, signed, zero_line
 
@@ -31,7 +31,7 @@ def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, feature: str, *, captio
     zero_line(left)
     left.errorbar(x, m, yerr=[m - lo, hi - m], fmt="o-", ms=5, capsize=3, color=COLORS[0])
     for xx, n in zip(x, fish["n_deals"].to_list()):
-        left.annotate(f"{n:,}", (xx, 0), xytext=(0, -14), textcoords="offset points", ha="center", va="top",
+        left.annotate(_count(n), (xx, 0), xytext=(0, -14), textcoords="offset points", ha="center", va="top",
                       fontsize=6.5, color="0.4", annotation_clip=False)
     left.set_xlabel(f"{label} in the hand dealt")
     left.set_ylabel(f"{UNIT} of the seat (95% CI)")
@@ -46,7 +46,7 @@ def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, feature: str, *, captio
     zero_line(mid)
     mid.errorbar(x, m, yerr=[m - lo, hi - m], fmt="o-", ms=5, capsize=3, color=COLORS[1])
     for xx, n in zip(x, cost["trials"].to_list()):
-        mid.annotate(f"{n:,}", (xx, 0), xytext=(0, -14), textcoords="offset points", ha="center", va="top",
+        mid.annotate(_count(n), (xx, 0), xytext=(0, -14), textcoords="offset points", ha="center", va="top",
                      fontsize=6.5, color="0.4", annotation_clip=False)
     mid.set_xlabel(f"{label} in the J♥ holder's hand")
     mid.set_ylabel("J♥ money to its holder, fish per deal (95% CI)")
@@ -70,6 +70,15 @@ def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, feature: str, *, captio
     right.grid(axis="y", alpha=0.3)
     right.set_title("the Quinola's holder: its fate", loc="left", fontsize=9)
 
-    note(left, f"numbers under the points: hands behind them (values held by fewer than {SMALL_GROUP} are left out)" + (
-        f"; conditional on the deals meeting {conditional}" if conditional else ""))
+    for ax in (left, mid, right):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    note(left, f"numbers under the points: hands behind them\n(values seen fewer than {SMALL_GROUP} times left out)")
+    if conditional:
+        caption = f"conditional on the deals meeting {conditional} · {caption}" if caption else (
+            f"conditional on the deals meeting {conditional}")
     return finish(fig, left, title or f"Your hand: outcomes by {label}", caption)
+
+
+def _count(n: int) -> str:
+    """A count for a label under a point: 248, 3,529, 55k."""
+    return f"{n / 1000:.0f}k" if n >= 10_000 else f"{n:,}"
