@@ -14,6 +14,7 @@ import polars as pl
 
 from . import __version__
 from .analysis import analysis_tables, summarize_run
+from .analysis.hands import FEATURES as HAND_FEATURES
 from .cli_options import (
     DEFAULT_SEAT,
     deals_from,
@@ -258,10 +259,14 @@ TABLES = ("fish_by_seat", "fish_by_seat_zero_sum", "fish_by_position", "fish_by_
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
 @click.option("--table", "tables", type=click.Choice(TABLES), multiple=True,
               help="Only these tables (csv takes exactly one; default: all, or fish_by_seat for csv).")
-def analyze(run_dir, fmt, tables):
+@click.option("--hand", "hand_features", multiple=True, type=click.Choice(HAND_FEATURES),
+              help="Add the tables by this feature of the hand dealt: fish_by_<F> and quinola_by_<F> (repeatable; "
+                   "'reversis-sim hands' also draws them).")
+def analyze(run_dir, fmt, tables, hand_features):
     """Print the analysis of a run folder: expected fish per deal by seat, by position relative to the dealer
     and by policy (95% CIs, the match as the sampling unit); the Quinola's fate and cost for its holder; reversis
-    and espagnolette rates with Wilson intervals.
+    and espagnolette rates with Wilson intervals; with --hand, outcomes by a feature of the hand dealt
+    (conditional on the run's --predeal/--where, if any).
 
     \b
     Example:
@@ -269,7 +274,15 @@ def analyze(run_dir, fmt, tables):
     """
     with folder_errors(run_dir, "check the folder and its files"):
         all_tables = analysis_tables(run_dir)
-    names = list(tables) or (["fish_by_seat"] if fmt == "csv" else list(TABLES))
+        if hand_features:
+            from .analysis.hands import by_hand, quinola_by_hand
+
+            for f in hand_features:
+                all_tables[f"fish_by_{f}"] = by_hand(run_dir, f)
+                all_tables[f"quinola_by_{f}"] = quinola_by_hand(run_dir, f)
+    extra = [n for f in hand_features for n in (f"fish_by_{f}", f"quinola_by_{f}")]
+    names = list(tables) + extra if tables or fmt == "csv" else list(TABLES) + extra
+    names = names or ["fish_by_seat"]
     if fmt == "csv":
         if len(names) != 1:
             raise click.UsageError("--format csv prints one table: give exactly one --table")

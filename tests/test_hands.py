@@ -115,3 +115,20 @@ def test_the_hands_command_prints_conditional_tables_and_draws_a_figure(tmp_path
     assert r.exit_code == 0, r.output
     assert 'conditional on the deals meeting {"predeal": ["1=JH"]}' in r.output and "## quinola by guards" in r.output
     assert (out / "figures" / "hand_guards.png").stat().st_size > 10_000
+
+
+def test_analyze_adds_the_tables_by_hand(tmp_path):
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+
+    out = tmp_path / "r"
+    assert CliRunner().invoke(main, ["simulate", "--deals", "480", "--out", str(out), "--no-figures",
+                                     "--quiet"]).exit_code == 0
+    r = CliRunner().invoke(main, ["analyze", str(out), "--hand", "aces", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    import json
+
+    data = json.loads(r.output)
+    assert {"fish_by_seat", "fish_by_aces", "quinola_by_aces"} <= set(data)
+    assert sum(row["n_deals"] for row in data["fish_by_aces"]) == 480 * 4
