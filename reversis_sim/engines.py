@@ -5,7 +5,7 @@ Every caller that plays deals (a run, a replay, a comparison, the benchmark) ask
 readable reference (:mod:`reversis_sim.reference`). Both give the same numbers: that is what the agreement tests
 check.
 
-- :meth:`Engine.columns`: one row per deal of a block of matches (the layout of :mod:`reversis_sim.columns`), the
+- :meth:`Engine.columns`: the run-table rows of a block of matches (a :class:`reversis_sim.columns.Chunk`), the
   unit a run folder writes and a comparison sums;
 - :meth:`Engine.match_records`, :meth:`Engine.deal_record`: deal records (RULES.md Appendix A), for ``replay``;
 - :meth:`Engine.check`: refuse, in one sentence, a rule set the engine cannot play.

@@ -12,7 +12,8 @@ Layout (imports flow down the list):
 - :mod:`.seats`: seat policies as arrays; :mod:`.policy`: the seats' decisions inside the kernels (the policies'
   dispatch, or the search, called with the kernel's view);
 - :mod:`.deal`: one deal (shuffle and deal, exchange, declaration, the kernel's trick loop, settlement);
-- :mod:`.match`: matches in order (parallel over matches, with the money columns) and the traced match;
+- :mod:`.match`: matches in order (parallel over matches) and the traced match; :mod:`.rows`: a deal's run-table
+  rows written into the chunk;
 - :mod:`.batch` (:func:`play_matches`), :mod:`.trace` (:func:`trace_deal`);
 - :mod:`.stress`: rule variants that make rare events common, for the agreement checks.
 """

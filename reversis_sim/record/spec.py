@@ -16,7 +16,8 @@ MAX_MATCH_DEALS = 10_000
 MAX_MATCHES = 2**32 - 1
 """The most matches in a run: every match of a run can be replayed by number (``replay --match``)."""
 MAX_CHUNK_DEALS = 1_000_000
-"""The most deals in one chunk (one part file): the engine holds a chunk's columns in memory, about 2 kB a deal."""
+"""The most deals in one chunk (one part file): the engine holds a chunk in memory, about 560 bytes a deal (and
+900 bytes of payment slots while it plays)."""
 CHUNK_MATCHES = 2048
 """Matches per chunk (one part file each) unless ``--chunk-matches`` says otherwise."""
 MIN_MATCHES = 2
