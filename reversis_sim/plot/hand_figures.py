@@ -27,32 +27,13 @@ def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, feature: str, *, captio
     left, mid, right = fig.subplots(1, 3)
     label = feature.replace("_", " ")
 
-    x, m, lo, hi = (fish[c].to_numpy().astype(float) for c in (feature, "mean", "ci_low", "ci_high"))
-    zero_line(left)
-    left.errorbar(x, m, yerr=[m - lo, hi - m], fmt="o-", ms=5, capsize=3, color=COLORS[0])
-    for xx, n in zip(x, fish["n_deals"].to_list()):
-        left.annotate(_count(n), (xx, 0), xytext=(0, -14), textcoords="offset points", ha="center", va="top",
-                      fontsize=6.5, color="0.4", annotation_clip=False)
-    left.set_xlabel(f"{label} in the hand dealt")
-    left.set_ylabel(f"{UNIT} of the seat (95% CI)")
-    left.yaxis.set_major_formatter(FuncFormatter(signed))
-    left.grid(axis="y", alpha=0.3)
-    left.set_title("every seat", loc="left", fontsize=9)
-
+    _curve(left, fish, feature, ("mean", "ci_low", "ci_high"), "n_deals", COLORS[0], f"{label} in the hand dealt",
+           f"{UNIT} of the seat (95% CI)", "every seat")
     cost = quinola.group_by(feature).agg(pl.col("cost_mean", "cost_ci_low", "cost_ci_high").first(),
                                          pl.col("trials").first()).sort(feature)
-    x, m, lo, hi = (cost[c].to_numpy().astype(float) for c in (feature, "cost_mean", "cost_ci_low", "cost_ci_high"))
-    lo, hi = np.where(np.isfinite(lo), lo, m), np.where(np.isfinite(hi), hi, m)
-    zero_line(mid)
-    mid.errorbar(x, m, yerr=[m - lo, hi - m], fmt="o-", ms=5, capsize=3, color=COLORS[1])
-    for xx, n in zip(x, cost["trials"].to_list()):
-        mid.annotate(_count(n), (xx, 0), xytext=(0, -14), textcoords="offset points", ha="center", va="top",
-                     fontsize=6.5, color="0.4", annotation_clip=False)
-    mid.set_xlabel(f"{label} in the J♥ holder's hand")
-    mid.set_ylabel("J♥ money to its holder, fish per deal (95% CI)")
-    mid.yaxis.set_major_formatter(FuncFormatter(signed))
-    mid.grid(axis="y", alpha=0.3)
-    mid.set_title("the Quinola's holder: its cost", loc="left", fontsize=9)
+    _curve(mid, cost, feature, ("cost_mean", "cost_ci_low", "cost_ci_high"), "trials", COLORS[1],
+           f"{label} in the J♥ holder's hand", "J♥ money to its holder, fish per deal (95% CI)",
+           "the Quinola's holder: its cost")
 
     for fate in ("dumped", "forced", "led", "talon"):
         rows = quinola.filter(pl.col("fate") == fate).sort(feature)
@@ -77,6 +58,24 @@ def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, feature: str, *, captio
         caption = f"conditional on the deals meeting {conditional} · {caption}" if caption else (
             f"conditional on the deals meeting {conditional}")
     return finish(fig, left, title or f"Your hand: outcomes by {label}", caption)
+
+
+def _curve(ax, frame: pl.DataFrame, feature: str, columns: tuple[str, str, str], counts: str, color: str,
+           xlabel: str, ylabel: str, title: str) -> None:
+    """A mean with its 95% interval over the values of ``feature`` (an interval that could not be computed, one
+    match, drawn as the point alone), and the hands behind each point written under the zero line."""
+    x, m, lo, hi = (frame[c].to_numpy().astype(float) for c in (feature, *columns))
+    lo, hi = np.where(np.isfinite(lo), lo, m), np.where(np.isfinite(hi), hi, m)
+    zero_line(ax)
+    ax.errorbar(x, m, yerr=[m - lo, hi - m], fmt="o-", ms=5, capsize=3, color=color)
+    for xx, n in zip(x, frame[counts].to_list()):
+        ax.annotate(_count(n), (xx, 0), xytext=(0, -14), textcoords="offset points", ha="center", va="top",
+                    fontsize=6.5, color="0.4", annotation_clip=False)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.yaxis.set_major_formatter(FuncFormatter(signed))
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(title, loc="left", fontsize=9)
 
 
 def _count(n: int) -> str:
