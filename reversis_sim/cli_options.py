@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import re
 from contextlib import contextmanager
 
 import click
@@ -127,7 +126,9 @@ COMMON_OPTIONS = [
 def _scheduler(ctx, param, value):
     if value is None:
         return None
-    m = re.match(r"^local:(-?\d+)$", value.strip())
+    from .cluster import LOCAL  # no dask in it: dask is imported only when a cluster is connected
+
+    m = LOCAL.match(value.strip())
     if m and int(m.group(1)) < 1:
         raise click.BadParameter(f"{value}: a local cluster needs at least 1 worker process (local:2)")
     if value.strip().startswith("local") and not m:

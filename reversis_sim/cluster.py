@@ -109,15 +109,15 @@ def play_run_chunk(identity_: dict, chunk: int, engine: str):
                                       deals=spec.resolved_deals(rules))
 
 
-def write_run_chunk(out: str, identity_: dict, chunk: int, engine: str) -> tuple[int, int]:
+def write_run_chunk(out: str, identity_: dict, chunk: int, engine: str) -> int:
     """Worker task on shared storage: play chunk ``chunk`` and write its files into the run folder ``out`` (the
-    client records it in the manifest); returns (chunk, deals)."""
+    client records it in the manifest); returns its deals."""
     from .record import RunSpec
     from .record.folder import write_chunk_files
 
     data = play_run_chunk(identity_, chunk, engine)
     write_chunk_files(Path(out), RunSpec.from_identity(identity_), chunk, data)
-    return chunk, data.n_deals
+    return data.n_deals
 
 
 def _read(path: str) -> str | None:
@@ -179,7 +179,7 @@ class Cluster:
             nxt = next(todo, None)
             if nxt is not None:
                 submit(nxt)
-            yield chunk, (result[1] if task is write_run_chunk else result)
+            yield chunk, result
 
     def write_chunks(self, out: Path, identity_: dict, chunks: Iterable[int],
                      engine: str) -> Iterator[tuple[int, int]]:
