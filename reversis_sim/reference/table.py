@@ -84,13 +84,19 @@ def deal_cards(rules: Rules, seed: int, match: int, deal: int, dealer: int, deal
         return _deal_once(rules, seed, match, deal, dealer, [0] * rules.n_seats, 0)
     for attempt in range(MAX_ATTEMPTS):
         layout = _deal_once(rules, seed, match, deal, dealer, deals.predeal.masks, attempt)
-        hands = [C.mask(h) for h in layout.dealt] + [0] * (N_SEAT_SLOTS - rules.n_seats)
-        talon = C.mask(rules.tables.deck) & ~C.mask(c for h in layout.dealt for c in h)
-        if deals.accepts([*hands, talon]):
+        if _meets(rules, deals, layout):
             layout.shuffles = attempt + 1
             return layout
     raise ConstraintError(f"match {match} deal {deal}: no deal met --where {deals.where.text!r} in {MAX_ATTEMPTS:,} "
                           f"shuffles")
+
+
+def _meets(rules: Rules, deals: Deals, layout: Layout) -> bool:
+    """Whether the dealt hands meet the ``where`` condition: the program reads each seat's hand (slots of absent
+    seats empty), then the talon, every card no hand was dealt."""
+    hands = [C.mask(h) for h in layout.dealt] + [0] * (N_SEAT_SLOTS - rules.n_seats)
+    talon = C.mask(rules.tables.deck) & ~C.mask(c for h in layout.dealt for c in h)
+    return deals.accepts([*hands, talon])
 
 
 def _deal_once(rules: Rules, seed: int, match: int, deal: int, dealer: int, predeal: Sequence[int],
@@ -127,8 +133,6 @@ def acceptance(rules: Rules, deals: Deals, n: int = 20_000, seed: int = 0) -> li
         passed = 0
         for k in range(per_dealer):
             layout = _deal_once(rules, seed, 2**40 + k, dealer, dealer, deals.predeal.masks, 0)
-            hands = [C.mask(h) for h in layout.dealt] + [0] * (N_SEAT_SLOTS - rules.n_seats)
-            talon = C.mask(rules.tables.deck) & ~C.mask(c for h in layout.dealt for c in h)
-            passed += deals.accepts([*hands, talon])
+            passed += _meets(rules, deals, layout)
         out.append((passed, per_dealer))
     return out
