@@ -102,18 +102,14 @@ def payment_rows(row, ledger, scratch, used, q_net, quinola_sign, n_seats, seat,
         while m:
             r = lowest(m)
             m &= m - ONE
-            if scratch[0, s, r]:
-                seat[k] = s
-                reason[k] = r
-                amount[k] = -scratch[0, s, r]
-                k += 1
-                scratch[0, s, r] = 0
-            if scratch[1, s, r]:
-                seat[k] = s
-                reason[k] = r
-                amount[k] = scratch[1, s, r]
-                k += 1
-                scratch[1, s, r] = 0
+            for way in range(2):  # paid (0, written negative), then received (1)
+                total = scratch[way, s, r]
+                if total:
+                    seat[k] = s
+                    reason[k] = r
+                    amount[k] = total if way else -total
+                    k += 1
+                    scratch[way, s, r] = 0
         used[s] = 0
     return k - first
 
