@@ -27,7 +27,7 @@ from ..kernel import layout as D
 from ..kernel.compiled import compile_rules
 from ..policies import PolicySpec
 from ..rules import Rules
-from .match import match_kernels
+from .match import BLOCK, match_kernels
 from .rows import I16_DEAL, PAY_SLOTS, compact_payments
 from .seats import constraint_arrays, policy_seed_array, seat_arrays, seed_u64
 
@@ -113,13 +113,13 @@ class _Slots:
             d = bad[0]
             raise D.kernel_error(self.err[d], self.seat.match[d * self.n_seats],
                                  self.seat.i16[I16_DEAL, d * self.n_seats])
-        counts = np.where(played, self.pay_count, 0)
+        counts = np.where(played, self.pay_count, 0)  # the same counts: a slot left unplayed wrote none
         seat = self.seat if played.all() else self.seat.keep_deals(played)
         n_pay = int(counts.sum())
         out = {k: np.empty(n_pay, dt) for k, dt in columns.PAYMENT_COLUMNS.items()}
-        compact_payments(counts, self.pay_seat, self.pay_reason, self.pay_amount, self.n_seats, self.seat.match,
-                         self.seat.i16[I16_DEAL], out["match"], out["deal"], out["seat"], out["reason"],
-                         out["amount"])
+        compact_payments(counts, BLOCK * n_deals, self.pay_seat, self.pay_reason, self.pay_amount, self.n_seats,
+                         self.seat.match, self.seat.i16[I16_DEAL], out["match"], out["deal"], out["seat"],
+                         out["reason"], out["amount"])
         seat.payments = out
         return seat
 

@@ -76,9 +76,11 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
                     n_played, shuffles):
     """Play matches ``first_match .. first_match + n_matches - 1`` into a chunk's arrays: deal ``d`` of match
     ``first_match + i`` is deal slot ``r = i * n_deals + d``, whose seat rows ``r * n_seats ..`` of ``match_col``,
-    ``i8``, ``i16``, ``i64`` (the blocks of :class:`reversis_sim.columns.Chunk`) and payment slots
-    ``r * PAY_SLOTS ..`` of ``pay_seat``, ``pay_reason``, ``pay_amount`` (``pay_count[r]`` of them, zero on entry)
-    are written (:mod:`.rows`), with ``err[r]`` (0, or the deal's ``COL_ERROR``) and ``n_played[i]``: ``n_deals``
+    ``i8``, ``i16``, ``i64`` (the blocks of :class:`reversis_sim.columns.Chunk`) are written, and its
+    ``pay_count[r]`` payment rows (zero on entry) go to the payment slots ``pay_seat``, ``pay_reason``,
+    ``pay_amount`` (:mod:`.rows`): each block of :data:`BLOCK` matches owns the slots from ``PAY_SLOTS`` times its
+    first deal slot on and writes its deals' rows there one after the other (:func:`.rows.compact_payments`
+    finds them again from the counts), with ``err[r]`` (0, or the deal's ``COL_ERROR``) and ``n_played[i]``: ``n_deals``
     unless the match ended early at its target total (simple scoring) or on an error; the slots after it are left
     as they were; ``shuffles[i]``: the shuffles the match's deals drew (its deals, unless a ``where`` condition
     rejected some). ``seed`` is the run seed and ``policy_seeds`` (``uint64 (MAX_SEATS,)``) each seat's policy
@@ -103,6 +105,9 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
         view = np.zeros(TALON + 1, np.uint64)
         h_pmatch = np.empty(MAX_SEATS, np.uint64)
         score = np.zeros(MAX_SEATS, np.int64)
+        # the block's payment rows, packed deal after deal: a deal writes ~16 rows where a fixed window of PAY_SLOTS
+        # per deal would spread them over ~6 cache lines (measured: 25% faster random play than per-deal windows)
+        k = b * BLOCK * n_deals * PAY_SLOTS
         for i in range(b * BLOCK, min(n_matches, (b + 1) * BLOCK)):
             match = first_match + i
             h_match = extend(h_seed, match)
@@ -127,7 +132,8 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
                 err[r] = row[COL_ERROR]
                 drawn += row[COL_SHUFFLES]
                 pay_count[r] = payment_rows(row, ledger, scratch, used, q_net, QUINOLA_SIGN, n_seats, pay_seat,
-                                            pay_reason, pay_amount, r * PAY_SLOTS)
+                                            pay_reason, pay_amount, k)
+                k += pay_count[r]
                 seat_rows(row, q_net, n_seats, r * n_seats, match_col, i8, i16, i64)
                 pool, double_ante, over = next_deal(P, row, pool, score)
                 if over or row[COL_ERROR]:

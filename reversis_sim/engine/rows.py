@@ -2,9 +2,10 @@
 (:class:`reversis_sim.columns.Chunk`): the seat rows from the deal's result row, and the payment rows from its
 ledger, summed by (seat, reason, direction). Nothing per deal is kept beyond what the tables hold.
 
-Payments go first to a fixed number of slots per deal (:data:`PAY_SLOTS`) with the deal's count, since the matches
-are played in parallel and a deal's rows are only counted once it is played; :func:`compact_payments` then packs the
-counted rows in deal order. Slots are never zeroed: only the counted ones are read.
+Payments go first to slots (:data:`PAY_SLOTS` per deal, the most a deal can have) with each deal's count, since the
+matches are played in parallel and a deal's rows are only counted once it is played: each parallel block of matches
+writes its deals' rows one after the other from its first deal's slots on, and :func:`compact_payments` then packs
+the counted rows in deal order. Slots are never zeroed: only the counted ones are read.
 """
 
 from __future__ import annotations
@@ -150,16 +151,22 @@ def seat_rows(row, q_net, n_seats, base, match, i8, i16, i64):
 
 
 @njit
-def compact_payments(count, seat, reason, amount, n_seats, match, deal, out_match, out_deal, out_seat, out_reason,
-                     out_amount):
-    """Pack the counted payment slots of every deal (``count[d]`` rows at slots ``d * PAY_SLOTS``...) into the
-    ``out_*`` arrays, in deal order; the deal's ``match`` and ``deal`` come from its first seat row."""
+def compact_payments(count, block_deals, seat, reason, amount, n_seats, match, deal, out_match, out_deal, out_seat,
+                     out_reason, out_amount):
+    """Pack the counted payment slots of every deal into the ``out_*`` arrays, in deal order: the deals come in
+    blocks of ``block_deals`` (the match kernel's parallel blocks), whose rows start at slot ``PAY_SLOTS`` times the
+    block's first deal, ``count[d]`` rows for deal ``d`` after those of the block's earlier deals. The deal's
+    ``match`` and ``deal`` come from its first seat row."""
     k = 0
+    src = 0
     for d in range(len(count)):
-        for i in range(d * PAY_SLOTS, d * PAY_SLOTS + count[d]):
+        if d % block_deals == 0:
+            src = d * PAY_SLOTS
+        for i in range(src, src + count[d]):
             out_match[k] = match[d * n_seats]
             out_deal[k] = deal[d * n_seats]
             out_seat[k] = seat[i]
             out_reason[k] = reason[i]
             out_amount[k] = amount[i]
             k += 1
+        src += count[d]
