@@ -46,7 +46,7 @@ from ..kernel.tricks import dealer_of
 from ..keys_nb import extend, seed_hash
 from ..policies.search import searching, workspace
 from .deal import play_deal
-from .rows import PAY_SLOTS, QUINOLA_SIGN, payment_rows, seat_rows
+from .rows import PAY_SLOTS, payment_rows, seat_rows
 
 BLOCK = 16  # matches per parallel work item
 
@@ -100,7 +100,7 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
         ws = workspace(searching(family, n_seats))
         scratch = np.zeros((2, POOL + 1, N_REASONS), np.int64)
         q_net = np.zeros(MAX_SEATS, np.int64)
-        used = np.zeros(MAX_SEATS, np.uint64)
+        used = np.zeros(POOL + 1, np.uint64)
         stack = np.zeros(MAX_STACK, np.int64)
         view = np.zeros(TALON + 1, np.uint64)
         h_pmatch = np.empty(MAX_SEATS, np.uint64)
@@ -131,8 +131,8 @@ def play_matches_nb(P, n_seats, sit_out, tables, deck, family, pparams, seed, po
                                  cards, draws, known, ws, predeal, where, stack, view)
                 err[r] = row[COL_ERROR]
                 drawn += row[COL_SHUFFLES]
-                pay_count[r] = payment_rows(row, ledger, scratch, used, q_net, QUINOLA_SIGN, n_seats, pay_seat,
-                                            pay_reason, pay_amount, k)
+                pay_count[r] = payment_rows(row, ledger, scratch, used, q_net, n_seats, pay_seat, pay_reason,
+                                            pay_amount, k)
                 k += pay_count[r]
                 seat_rows(row, q_net, n_seats, r * n_seats, match_col, i8, i16, i64)
                 pool, double_ante, over = next_deal(P, row, pool, score)

@@ -47,8 +47,9 @@ from ..kernel.layout import (
 ONE = np.uint64(1)
 assert len(REASONS) <= 64  # a seat's reasons are one bit each of a uint64
 
-PAY_SLOTS = 2 * MAX_LEDGER
-"""Payment rows a deal can have, at most: each ledger row names at most two seats (its payer and payee)."""
+PAY_SLOTS = 2 * MAX_LEDGER + 1
+"""Payment slots a deal needs, at most: each ledger row names at most two seats (its payer and payee), and
+:func:`payment_rows` may write one slot past its last row."""
 
 # the blocks' rows (reversis_sim.columns.I8, I16, I64), frozen into the kernel as constants
 _I8, _I16, _I64 = ({name: k for k, name in enumerate(block)} for block in (columns.I8, columns.I16, columns.I64))
@@ -63,55 +64,66 @@ I16_DEAL, I16_POINTS, I16_PARTY_VALUE = _I16["deal"], _I16["card_points"], _I16[
 I64_FISH, I64_TO_POOL, I64_FROM_POOL, I64_Q_NET, I64_POOL_BEFORE, I64_POOL_AFTER = (
     _I64[n] for n in ("fish", "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after"))
 
-QUINOLA_SIGN = np.zeros((2, len(REASONS)), np.int64)
-"""``[0, reason]``: 1 where a payment of that reason paid counts against the payer's ``quinola_net``; ``[1, reason]``:
-1 where it counts for the payee (:data:`reversis_sim.game.QUINOLA_PAID`, ``QUINOLA_RECEIVED``)."""
-for _r in QUINOLA_PAID:
-    QUINOLA_SIGN[0, REASONS.index(_r)] = 1
-for _r in QUINOLA_RECEIVED:
-    QUINOLA_SIGN[1, REASONS.index(_r)] = 1
+QUINOLA_PAID_BITS = np.uint64(sum(1 << REASONS.index(r) for r in QUINOLA_PAID))
+"""The reasons of a payment that counts against its payer's ``quinola_net`` (:data:`reversis_sim.game.QUINOLA_PAID`),
+one bit each."""
+QUINOLA_RECEIVED_BITS = np.uint64(sum(1 << REASONS.index(r) for r in QUINOLA_RECEIVED))
+"""The reasons of a payment that counts for its payee (:data:`reversis_sim.game.QUINOLA_RECEIVED`)."""
 
 
 @njit_nrt_free
-def payment_rows(row, ledger, scratch, used, q_net, quinola_sign, n_seats, seat, reason, amount, first) -> int:
+def payment_rows(row, ledger, scratch, used, q_net, n_seats, seat, reason, amount, first) -> int:
     """Sum the deal's ledger by (party, reason, direction) and write its non-zero seat rows at slots ``first``,
     ``first + 1``... of ``seat``, ``reason``, ``amount`` (paid: negative); return how many. Also fills ``q_net``
     (``int64 (MAX_SEATS,)``) with each seat's ``quinola_net``.
 
     Rows come in the order of :func:`reversis_sim.columns.payment_rows`: by seat, then reason code, what was paid
-    before what was received. ``scratch`` (``int64 (2, POOL + 1, n_reasons)``) and ``used`` (``uint64
-    (MAX_SEATS,)``, the reasons each seat paid or received with, one bit each) are zero on entry and on return."""
-    n = row[COL_N_PAYMENTS]
-    for s in range(MAX_SEATS):
-        q_net[s] = 0
-    for i in range(n):
+    before what was received. ``scratch`` (``int64 (2, POOL + 1, n_reasons)``) and ``used`` (``uint64 (POOL + 1,)``,
+    the reasons each party paid or received with, one bit each) are zero on entry and on return; the pool sums
+    into its own row of both, never read, so that the loop over the ledger has no branch. A row is written whether
+    or not its amount is zero and kept by counting it, so the slot after the last row may be overwritten
+    (:data:`PAY_SLOTS` leaves room for it)."""
+    for i in range(row[COL_N_PAYMENTS]):
         a = ledger[i, 3]
         r = ledger[i, 4]
         payer = ledger[i, 1]
         payee = ledger[i, 2]
-        if payer < POOL:
-            scratch[0, payer, r] += a
-            used[payer] |= ONE << np.uint64(r)
-            q_net[payer] -= a * quinola_sign[0, r]
-        if payee < POOL:
-            scratch[1, payee, r] += a
-            used[payee] |= ONE << np.uint64(r)
-            q_net[payee] += a * quinola_sign[1, r]
+        scratch[0, payer, r] += a
+        scratch[1, payee, r] += a
+        used[payer] |= ONE << np.uint64(r)
+        used[payee] |= ONE << np.uint64(r)
     k = first
+    for s in range(MAX_SEATS):
+        q_net[s] = 0
     for s in range(n_seats):
         m = used[s]
+        net = 0
         while m:
             r = lowest(m)
             m &= m - ONE
-            for way in range(2):  # paid (0, written negative), then received (1)
-                total = scratch[way, s, r]
-                if total:
-                    seat[k] = s
-                    reason[k] = r
-                    amount[k] = total if way else -total
-                    k += 1
-                    scratch[way, s, r] = 0
+            paid = scratch[0, s, r]
+            got = scratch[1, s, r]
+            scratch[0, s, r] = 0
+            scratch[1, s, r] = 0
+            net += got * np.int64((QUINOLA_RECEIVED_BITS >> np.uint64(r)) & ONE)
+            net -= paid * np.int64((QUINOLA_PAID_BITS >> np.uint64(r)) & ONE)
+            seat[k] = s
+            reason[k] = r
+            amount[k] = -paid
+            k += paid != 0
+            seat[k] = s
+            reason[k] = r
+            amount[k] = got
+            k += got != 0
         used[s] = 0
+        q_net[s] = net
+    m = used[POOL]
+    while m:
+        r = lowest(m)
+        m &= m - ONE
+        scratch[0, POOL, r] = 0
+        scratch[1, POOL, r] = 0
+    used[POOL] = 0
     return k - first
 
 
