@@ -81,7 +81,7 @@ _scratch = threading.local()
 
 def _payment_slots(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The payment slots (seat, reason, amount) for ``n`` slots, reused from call to call on one thread: only the
-    packed payments leave a call, and fresh slots (900 bytes a deal) would be page-faulted in again every chunk."""
+    packed payments leave a call, and fresh slots (1.9 kB a deal) would be page-faulted in again every chunk."""
     have = getattr(_scratch, "slots", None)
     if have is None or len(have[0]) < n:
         _scratch.slots = have = (np.empty(n, np.int8), np.empty(n, np.int8), np.empty(n, np.int64))
