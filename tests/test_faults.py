@@ -11,6 +11,7 @@ import errno
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -132,7 +133,13 @@ def test_a_second_writer_is_refused_while_the_first_runs_and_a_killed_writer_lea
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and first.poll() is None and not (out / "manifest.json").exists():
         time.sleep(0.01)
-    second = subprocess.run(_simulate(out, "--force", "--seed", "2"), capture_output=True, text=True)
+    # the first writer is stopped (holding its lock) while the second tries: however fast the first run is, it
+    # cannot finish before the second starts
+    first.send_signal(signal.SIGSTOP)
+    try:
+        second = subprocess.run(_simulate(out, "--force", "--seed", "2"), capture_output=True, text=True)
+    finally:
+        first.send_signal(signal.SIGCONT)
     first_err = first.communicate(timeout=300)[1]
     assert first.returncode == 0, first_err
     assert second.returncode == 1 and "Traceback" not in second.stderr
