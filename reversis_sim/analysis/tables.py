@@ -163,48 +163,54 @@ class UnitMoments:
         self.template: pl.DataFrame | None = None  # no rows: the dtypes of the ``by`` columns
 
     def add(self, totals: pl.DataFrame) -> None:
-        if totals.height == 0:
+        totals = self._keyed(totals)
+        if totals is None:
             return
-        if self.template is None:
-            self.template = totals.select(self.by).clear()
-        if not self.by:
-            totals = totals.with_columns(pl.lit(0).alias(_ALL))
-        totals = totals.select(*self.keys, pl.col("total").cast(pl.Float64), pl.col("size").cast(pl.Float64))
         keys = self.keys
-        first = totals.group_by(keys).agg((pl.col("total").sum() / pl.col("size").sum()).alias("shift"))
-        self.shifts = first if self.shifts is None else pl.concat(
-            [self.shifts, first.join(self.shifts, on=keys, how="anti")], how="vertical_relaxed")
+        totals = totals.select(*keys, pl.col("total").cast(pl.Float64), pl.col("size").cast(pl.Float64))
+        self._keep_shifts(totals.group_by(keys).agg((pl.col("total").sum() / pl.col("size").sum()).alias("shift")))
         u = pl.col("total") - pl.col("shift") * pl.col("size")
-        batch = (totals.join(self.shifts, on=keys).group_by(keys)
-                 .agg(pl.len().cast(pl.Int64).alias("n_units"), pl.col("size").sum().alias("n_obs"),
-                      pl.col("total").sum().alias("sum_t"), (u * u).sum().alias("sum_uu"),
-                      (u * pl.col("size")).sum().alias("sum_un"), (pl.col("size") ** 2).sum().alias("sum_nn")))
-        self.moments = batch if self.moments is None else (
-            pl.concat([self.moments, batch], how="vertical_relaxed").group_by(keys).agg(pl.col(_MOMENTS).sum()))
+        self._merge(totals.join(self.shifts, on=keys).group_by(keys)
+                    .agg(pl.len().cast(pl.Int64).alias("n_units"), pl.col("size").sum().alias("n_obs"),
+                         pl.col("total").sum().alias("sum_t"), (u * u).sum().alias("sum_uu"),
+                         (u * pl.col("size")).sum().alias("sum_un"), (pl.col("size") ** 2).sum().alias("sum_nn")))
 
     def add_moments(self, moments: pl.DataFrame) -> None:
         """Add one batch's sums instead of its per-unit totals: ``moments`` has the ``by`` columns, the columns of
         :data:`_MOMENTS` and ``shift``, the number its ``u`` sums are taken about; they are moved to this
         accumulator's shift (``u' = u + (shift - shift') n``)."""
-        if moments.height == 0:
+        moments = self._keyed(moments)
+        if moments is None:
             return
-        if self.template is None:
-            self.template = moments.select(self.by).clear()
-        if not self.by:
-            moments = moments.with_columns(pl.lit(0).alias(_ALL))
         keys = self.keys
         moments = moments.select(*keys, pl.col("n_units").cast(pl.Int64),
                                  *(pl.col(m).cast(pl.Float64) for m in (*_MOMENTS[1:], "shift")))
-        first = moments.select(*keys, "shift")
-        self.shifts = first if self.shifts is None else pl.concat(
-            [self.shifts, first.join(self.shifts, on=keys, how="anti")], how="vertical_relaxed")
+        self._keep_shifts(moments.select(*keys, "shift"))
         d = pl.col("shift") - pl.col("shift_right")
-        batch = moments.join(self.shifts, on=keys).select(
+        self._merge(moments.join(self.shifts, on=keys).select(
             *keys, "n_units", "n_obs", "sum_t",
             (pl.col("sum_uu") + 2.0 * d * pl.col("sum_un") + d * d * pl.col("sum_nn")).alias("sum_uu"),
-            (pl.col("sum_un") + d * pl.col("sum_nn")).alias("sum_un"), "sum_nn")
+            (pl.col("sum_un") + d * pl.col("sum_nn")).alias("sum_un"), "sum_nn"))
+
+    def _keyed(self, frame: pl.DataFrame) -> pl.DataFrame | None:
+        """A batch with this accumulator's key columns (a constant one when there is no ``by``), or None when it
+        is empty; the first batch also gives the dtypes of the ``by`` columns."""
+        if frame.height == 0:
+            return None
+        if self.template is None:
+            self.template = frame.select(self.by).clear()
+        return frame if self.by else frame.with_columns(pl.lit(0).alias(_ALL))
+
+    def _keep_shifts(self, first: pl.DataFrame) -> None:
+        """Each group's shift is the one it had in the first batch it appeared in (``first``: keys and ``shift``)."""
+        self.shifts = first if self.shifts is None else pl.concat(
+            [self.shifts, first.join(self.shifts, on=self.keys, how="anti")], how="vertical_relaxed")
+
+    def _merge(self, batch: pl.DataFrame) -> None:
+        """Add a batch's moments (about the kept shifts) to the running ones, group by group."""
         self.moments = batch if self.moments is None else (
-            pl.concat([self.moments, batch], how="vertical_relaxed").group_by(keys).agg(pl.col(_MOMENTS).sum()))
+            pl.concat([self.moments, batch], how="vertical_relaxed").group_by(self.keys)
+            .agg(pl.col(_MOMENTS).sum()))
 
     @classmethod
     def from_sums(cls, keys: pl.DataFrame, sums: dict[str, np.ndarray], shift: np.ndarray) -> UnitMoments:
