@@ -113,7 +113,7 @@ class _Slots:
             d = bad[0]
             raise D.kernel_error(self.err[d], self.seat.match[d * self.n_seats],
                                  self.seat.i16[I16_DEAL, d * self.n_seats])
-        counts = np.where(played, self.pay_count, 0)  # the same counts: a slot left unplayed wrote none
+        counts = self.pay_count  # zero for a slot no deal was played in: the kernel writes only the deals played
         seat = self.seat if played.all() else self.seat.keep_deals(played)
         n_pay = int(counts.sum())
         out = {k: np.empty(n_pay, dt) for k, dt in columns.PAYMENT_COLUMNS.items()}
