@@ -5,36 +5,73 @@ function of the run description and its number, DESIGN.md decision 7).
 dask is an optional extra (``pip install -e '.[dask]'``): nothing here imports it until :func:`connect` is called,
 and nothing else in the package imports this module unless a scheduler is given.
 
-- :func:`connect` opens a client (``local:N`` starts a LocalCluster of N worker processes), refuses an unreachable
-  scheduler after a short timeout and workers whose reversis_sim differs from the client's (another version, or
-  other sources: the results would differ), and warms every worker's numba cache once.
+- :func:`connect` opens a client (``local:N`` starts a LocalCluster of N worker processes, at most one per core),
+  refuses an unreachable scheduler after a short timeout and workers whose reversis_sim differs from the client's
+  (another version, or other sources: the results would differ).
+- :meth:`Cluster.prepare` makes every worker ready to play a run: compiled once here for a local cluster (the
+  workers then load the kernels from the shared on-disk cache), and loaded or compiled by each worker in a thread
+  of its own, never on its event loop, whose heartbeats must go on (a worker that misses them for minutes is
+  restarted by the scheduler).
 - :meth:`Cluster.play_chunks` plays run chunks on the workers, at most a few in flight per worker thread, and
   yields them as they complete; the client writes them (it holds the folder's lock and the manifest). A worker that
   dies mid-chunk costs that chunk: the scheduler runs it again elsewhere.
 - :meth:`Cluster.map` runs any picklable function over argument tuples (the comparisons' seatings).
+
+Numba's thread count is never set through the environment of a worker (numba reads ``NUMBA_NUM_THREADS`` when it is
+imported, which a spawned worker does before dask applies its environment, and refuses a later change once its
+threads run): every task sets the thread-local count of the thread that runs it to its worker's share of the cores.
+Whatever goes wrong with the cluster (a worker that dies or cannot start, a scheduler that goes away) is a
+:class:`ClusterError` in one sentence.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
+import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import CancelledError
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
 from . import __version__
 
 CONNECT_TIMEOUT_S = 10
-"""How long :func:`connect` waits for a scheduler before it gives up."""
+"""How long :func:`connect` waits for a scheduler (and for its first worker) before it gives up."""
 IN_FLIGHT_PER_THREAD = 2
 """Chunks submitted ahead per worker thread: enough to keep every worker busy while the client writes, few enough
 that a crash loses little and the client's memory stays small."""
 LOCAL = re.compile(r"^local:(-?\d+)$")
+WRITERS = ("auto", "client", "workers")
+"""Who writes a cluster run's parts (``--writer``): the client, the workers (shared storage), or ``auto``: the
+workers when every one of them sees the run folder."""
 
 
 class ClusterError(Exception):
-    """A scheduler that cannot be used, in one sentence."""
+    """A cluster that cannot be used, or was lost, in one sentence."""
+
+
+def local_workers(address: str) -> int | None:
+    """N for ``local:N`` (N worker processes on this machine, 1 to its cores), None for a scheduler's address
+    (``tcp://host:8786``, ``host:8786``, ``localhost:8786``); :class:`ClusterError` for a malformed or impossible
+    ``local``."""
+    text = address.strip()
+    if text != "local" and not text.startswith("local:"):
+        return None
+    m = LOCAL.match(text)
+    if m is None:
+        raise ClusterError(f"{address}: write local:N, N worker processes (local:2)")
+    n, cores = int(m.group(1)), os.cpu_count() or 1
+    if n < 1:
+        raise ClusterError(f"{address}: a local cluster needs at least 1 worker process (local:2)")
+    if n > cores:
+        raise ClusterError(f"{address}: {n} worker processes would share this machine's {cores} cores, each "
+                           f"loading the engine (a few seconds and about 300 MB apiece) only to take turns on them; "
+                           f"give local:1 to local:{cores}")
+    return n
 
 
 _ACTIVE: list[Cluster] = []
@@ -78,20 +115,38 @@ def _worker_identity() -> dict:
     return identity()
 
 
-def _warm() -> float:
-    """Load (or compile) the numba kernels in this worker process once; returns the seconds it took."""
+def warm(rules, seats: Sequence[str], engine: str) -> float:
+    """Load (or compile) what playing ``seats`` under these rules on ``engine`` needs, in this process: one deal of
+    one match. Returns the seconds it took."""
     import time
 
     from .engines import get_engine
     from .policies import parse_seats
-    from .rules import PRESETS
 
     t0 = time.perf_counter()
-    for name in ("parlett", "modern_five"):  # the four-seat and the five-seat kernels
-        rules = PRESETS[name]
-        get_engine("numba").columns(rules, parse_seats(["random"], rules.n_seats), seed=0, first_match=0,
-                                    n_matches=1, match_deals=1)
+    get_engine(engine).warm(rules, parse_seats(list(seats), rules.n_seats))
     return time.perf_counter() - t0
+
+
+async def _warm_off_the_loop(rules, seats: Sequence[str], engine: str) -> float:
+    """:func:`warm` on a worker, in a thread of its own: the worker's event loop (its heartbeats to the scheduler)
+    goes on while numba loads or compiles, however long that takes."""
+    import asyncio
+
+    return await asyncio.get_running_loop().run_in_executor(None, warm, rules, seats, engine)
+
+
+def _on_worker(threads: int, task: Callable, *args):
+    """Run ``task(*args)`` on a worker with numba's thread-local thread count set to the worker's share:
+    ``threads`` (a local cluster's), or 0: the cores numba sees over the worker's task slots."""
+    import numba
+
+    if threads < 1:
+        from distributed import get_worker
+
+        threads = numba.config.NUMBA_NUM_THREADS // max(1, get_worker().state.nthreads)
+    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    return task(*args)
 
 
 def play_run_chunk(identity_: dict, chunk: int, engine: str):
@@ -132,6 +187,9 @@ class Cluster:
 
     def __init__(self, client, local=None, address: str = ""):
         self.client, self.local, self.address = client, local, address
+        self.task_threads = 0
+        """numba threads per task: a local cluster's share of the cores; 0: the worker's own share."""
+        self.prepared: set = set()
 
     def __enter__(self) -> Cluster:
         return self
@@ -140,14 +198,50 @@ class Cluster:
         self.close()
 
     def close(self) -> None:
-        self.client.close()
-        if self.local is not None:
-            self.local.close()
+        """Close the client (and stop a local cluster's workers); quiet when the scheduler is already gone."""
+        try:
+            self.client.close()
+            if self.local is not None:
+                self.local.close()
+        except Exception:  # noqa: BLE001 - a lost scheduler or worker: nothing is left to close
+            pass
 
     @property
     def n_threads(self) -> int:
         """Worker threads across the cluster (tasks that run at once)."""
         return max(1, sum(self.client.nthreads().values()))
+
+    @contextmanager
+    def faults(self, doing: str):
+        """Turn the ways a cluster fails while ``doing`` something into one :class:`ClusterError` sentence: a worker
+        that died (the task killed every worker it was tried on, or a worker left mid-call), a scheduler that went
+        away. What the task itself raises (a full disk on shared storage, a refused rule set) passes as it is."""
+        from distributed import KilledWorker
+        from distributed.comm import CommClosedError
+
+        try:
+            yield
+        except KilledWorker as e:
+            raise ClusterError(f"the workers of {self.address} died while {doing} (a task was tried on "
+                               f"{_allowed_failures()} workers in turn, {e.args[0] if e.args else 'a task'}): a "
+                               f"worker out of memory or a broken install; look at the workers' logs") from None
+        except (CommClosedError, TimeoutError, CancelledError) as e:
+            raise ClusterError(f"lost the dask scheduler at {self.address} while {doing} ({type(e).__name__}): it "
+                               f"stopped, or the network went down") from None
+
+    def prepare(self, rules, seats: Sequence, engine: str) -> None:
+        """Make every worker ready to play ``seats`` under ``rules`` on ``engine`` (once per engine and seat count):
+        a local cluster's kernels are compiled once, here (its workers share this machine's on-disk cache and only
+        load them); every worker then loads (or compiles) them in a thread, off its event loop."""
+        key = (engine, len(seats))
+        if key in self.prepared:
+            return
+        names = [str(s) for s in seats]
+        if self.local is not None:
+            warm(rules, names, engine)
+        with self.faults("loading the engine on the workers"):
+            self.client.run(_warm_off_the_loop, rules, names, engine)
+        self.prepared.add(key)
 
     def play_chunks(self, identity_: dict, chunks: Iterable[int], engine: str) -> Iterator[tuple[int, object]]:
         """(chunk, Chunk) of every chunk of the run, played by the workers, in the order they complete, a bounded
@@ -159,27 +253,28 @@ class Cluster:
         yields (chunk, result) as they complete."""
         from dask.distributed import as_completed
 
-        todo = iter(chunks)
-        running = as_completed()
-        which: dict = {}
+        with self.faults("playing the run's chunks"):
+            todo = iter(chunks)
+            running = as_completed()
+            which: dict = {}
 
-        def submit(chunk: int) -> None:
-            future = self.client.submit(task, *head, chunk, engine, pure=False)
-            which[future.key] = chunk
-            running.add(future)
+            def submit(chunk: int) -> None:
+                future = self.client.submit(_on_worker, self.task_threads, task, *head, chunk, engine, pure=False)
+                which[future.key] = chunk
+                running.add(future)
 
-        for chunk in todo:
-            submit(chunk)
-            if running.count() >= IN_FLIGHT_PER_THREAD * self.n_threads:
-                break
-        for future in running:
-            chunk = which.pop(future.key)
-            result = future.result()
-            future.release()
-            nxt = next(todo, None)
-            if nxt is not None:
-                submit(nxt)
-            yield chunk, result
+            for chunk in todo:
+                submit(chunk)
+                if running.count() >= IN_FLIGHT_PER_THREAD * self.n_threads:
+                    break
+            for future in running:
+                chunk = which.pop(future.key)
+                result = future.result()
+                future.release()
+                nxt = next(todo, None)
+                if nxt is not None:
+                    submit(nxt)
+                yield chunk, result
 
     def write_chunks(self, out: Path, identity_: dict, chunks: Iterable[int],
                      engine: str) -> Iterator[tuple[int, int]]:
@@ -195,38 +290,65 @@ class Cluster:
         probe = Path(folder) / f".reversis-probe-{uuid.uuid4().hex}"
         probe.write_text(probe.name)
         try:
-            seen = self.client.run(_read, str(probe.resolve()))
+            with self.faults("checking for shared storage"):
+                seen = self.client.run(_read, str(probe.resolve()))
         finally:
             probe.unlink(missing_ok=True)
         return bool(seen) and all(text == probe.name for text in seen.values())
 
     def map(self, fn: Callable, args: Sequence[tuple]) -> list:
         """``[fn(*a) for a in args]`` on the workers, in order."""
-        futures = [self.client.submit(fn, *a, pure=False) for a in args]
-        try:
-            return self.client.gather(futures)
-        finally:
-            for f in futures:
-                f.release()
+        with self.faults("playing the comparison's seatings"):
+            futures = [self.client.submit(_on_worker, self.task_threads, fn, *a, pure=False) for a in args]
+            try:
+                return self.client.gather(futures)
+            finally:
+                for f in futures:
+                    f.release()
 
 
-def connect(address: str, *, timeout: float = CONNECT_TIMEOUT_S) -> Cluster:
+def _allowed_failures() -> int:
+    import dask
+
+    return int(dask.config.get("distributed.scheduler.allowed-failures", 3)) + 1
+
+
+@contextmanager
+def _sigint_ignored():
+    """Ignore Ctrl-C (SIGINT) while worker processes are spawned: they inherit it, so a Ctrl-C in the terminal stops
+    the client, which stops its workers, instead of printing every worker's traceback."""
+    try:
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: leave the signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def connect(address: str, *, timeout: float = CONNECT_TIMEOUT_S, quiet: bool = False) -> Cluster:
     """A :class:`Cluster` for ``--scheduler ADDRESS`` (``tcp://host:8786``, ``host:8786``) or ``local:N``;
-    :class:`ClusterError` in one sentence when dask is missing, the address is malformed or unreachable, or a
-    worker's reversis_sim differs from this one's."""
-    m = LOCAL.match(address.strip())
-    if m and int(m.group(1)) < 1:
-        raise ClusterError(f"--scheduler {address}: a local cluster needs at least 1 worker process (local:2)")
+    :class:`ClusterError` in one sentence when dask is missing, the address is malformed or unreachable, a local
+    worker cannot start, or a worker's reversis_sim differs from this one's. ``quiet``: dask's own log lines (a
+    worker's traceback, reconnection attempts) are kept off the terminal; the error says what happened."""
+    n = local_workers(address)
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise ClusterError("--scheduler needs dask.distributed: pip install -e '.[dask]'") from None
+    if quiet:
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
     local = None
-    if m:
-        n = int(m.group(1))
-        per_worker = max(1, (os.cpu_count() or 1) // n)
-        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                             env={"NUMBA_NUM_THREADS": str(per_worker)})
+    if n is not None:
+        try:
+            with _sigint_ignored():
+                local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                                     silence_logs=logging.CRITICAL if quiet else logging.WARNING)
+        except Exception as e:  # noqa: BLE001 - whatever kept a worker process from starting
+            raise ClusterError(f"local:{n}: the worker processes could not start ({type(e).__name__}: {e}); "
+                               f"check that 'python -c \"import reversis_sim\"' works in this environment") from None
         client = Client(local, timeout=timeout)
         address = f"local:{n}"
     else:
@@ -236,9 +358,10 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT_S) -> Cluster:
             raise ClusterError(f"cannot reach the dask scheduler at {address} within {timeout:g} s "
                                f"({type(e).__name__}); start it (dask scheduler) or check the address") from None
     cluster = Cluster(client, local, address)
+    if n is not None:
+        cluster.task_threads = max(1, (os.cpu_count() or 1) // n)
     try:
         _check_workers(cluster)
-        cluster.client.run(_warm)
     except BaseException:
         cluster.close()
         raise
@@ -254,7 +377,10 @@ def _check_workers(cluster: Cluster) -> None:
         raise ClusterError(f"the dask scheduler at {cluster.address} has no workers; start some "
                            f"(dask worker {cluster.address})") from None
     try:
-        seen = client.run(_worker_identity)
+        with cluster.faults("checking the workers"):
+            seen = client.run(_worker_identity)
+    except ClusterError:
+        raise
     except Exception as e:  # noqa: BLE001 - a worker that cannot even import reversis_sim
         raise ClusterError(f"the workers of {cluster.address} cannot run reversis_sim ({type(e).__name__}: {e}); "
                            f"install the same reversis_sim on every worker") from None

@@ -17,16 +17,15 @@ check.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
+if TYPE_CHECKING:  # the engines themselves are imported when first used: naming one costs nothing (the CLI's --help)
+    import numpy as np
 
-from . import cards as C
-from . import columns, reference
-from .constraints import Deals
-from .game import dealer_of
-from .policies import PolicySpec
-from .rules import Rules
+    from .columns import Chunk
+    from .constraints import Deals
+    from .policies import PolicySpec
+    from .rules import Rules
 
 ENGINES = ("numba", "reference")
 """The engines by name; ``numba`` is the default everywhere."""
@@ -40,7 +39,7 @@ class Engine(Protocol):
 
     def columns(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, first_match: int, n_matches: int,
                 match_deals: int | None = None, threads: int | None = None,
-                policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> columns.Chunk:
+                policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> Chunk:
         """The run-table rows of matches ``first_match .. first_match + n_matches - 1``, in (match, deal) order
         (``deals``: constrained deals, issue 18)."""
 
@@ -52,6 +51,9 @@ class Engine(Protocol):
     def deal_record(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int, deal: int,
                     policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> dict:
         """The record of one deal (its match played up to it); ``ValueError`` if the match ended before it."""
+
+    def warm(self, rules: Rules, seats: Sequence[PolicySpec]) -> None:
+        """Load (or, the first time on a machine, compile) what playing ``seats`` under ``rules`` needs: one deal."""
 
     def dealt_hands(self, rules: Rules, *, seed: int, first_match: int, n_matches: int,
                     match_deals: int | None = None, deals: Deals | None = None) -> np.ndarray:
@@ -74,6 +76,9 @@ class NumbaEngine:
 
         return play_matches(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches,
                             match_deals=match_deals, threads=threads, policy_seeds=policy_seeds, deals=deals)
+
+    def warm(self, rules, seats):
+        self.columns(rules, seats, seed=0, first_match=0, n_matches=1, match_deals=1)
 
     def match_records(self, rules, seats, *, seed, match, n_deals=None, policy_seeds=None, deals=None):
         from .engine import trace_match
@@ -103,6 +108,8 @@ class ReferenceEngine:
 
     def columns(self, rules, seats, *, seed, first_match, n_matches, match_deals=None, threads=None,
                 policy_seeds=None, deals=None):
+        from . import columns, reference
+
         records = []
         for match in range(first_match, first_match + n_matches):
             records += self.match_records(rules, seats, seed=seed, match=match, n_deals=match_deals,
@@ -112,15 +119,28 @@ class ReferenceEngine:
                              for r in records) if deals is not None and deals.constrained else len(records)
         return chunk
 
+    def warm(self, rules, seats):
+        self.match_records(rules, seats, seed=0, match=0, n_deals=1)
+
     def match_records(self, rules, seats, *, seed, match, n_deals=None, policy_seeds=None, deals=None):
+        from . import reference
+
         return list(reference.play_match(rules, seats, seed=seed, match=match, n_deals=n_deals,
                                          policy_seeds=policy_seeds, deals=deals))
 
     def deal_record(self, rules, seats, *, seed, match, deal, policy_seeds=None, deals=None):
+        from . import reference
+
         return reference.replay(rules, seats, seed=seed, match=match, deal=deal, policy_seeds=policy_seeds,
                                 deals=deals)
 
     def dealt_hands(self, rules, *, seed, first_match, n_matches, match_deals=None, deals=None):
+        import numpy as np
+
+        from . import cards as C
+        from . import reference
+        from .game import dealer_of
+
         n_deals = rules.match_deals if match_deals is None else int(match_deals)
         out = np.zeros((n_matches * n_deals, rules.n_seats), np.uint64)
         for i in range(n_matches):

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cluster import WRITERS
 from .columns import Chunk
 from .engines import get_engine
 from .policies import parse_seats
@@ -54,16 +55,20 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
     with folder:  # the folder's lock is held until the last chunk is written and ``then`` returns (or the run stops)
         if cluster is None:
             report = _fill(folder, _play_here(folder, rules, seats, play, threads), progress)
-        elif cluster_writes(cluster, folder, writer):
-            written = cluster.write_chunks(folder.out.resolve(), folder.spec.identity(), folder.missing_chunks(),
-                                           engine)
-            report = _record(folder, written, progress)
         else:
-            report = _fill(folder, cluster.play_chunks(folder.spec.identity(), folder.missing_chunks(), engine),
-                           progress)
+            report = _play_on(cluster, folder, rules, seats, engine, writer, progress)
         if then is not None:
             then(report)
         return report
+
+
+def _play_on(cluster, folder: RunFolder, rules, seats, engine: str, writer: str, progress) -> RunReport:
+    """The folder's missing chunks played on ``cluster`` (its workers prepared first), written here or by them."""
+    cluster.prepare(rules, seats, engine)
+    identity, missing = folder.spec.identity(), folder.missing_chunks()
+    if cluster_writes(cluster, folder, writer):
+        return _record(folder, cluster.write_chunks(folder.out.resolve(), identity, missing, engine), progress)
+    return _fill(folder, cluster.play_chunks(identity, missing, engine), progress)
 
 
 def writers() -> int:
@@ -128,11 +133,6 @@ def _fill(folder: RunFolder, chunks: Iterator[tuple[int, Chunk]], progress) -> R
     if failure:
         raise failure[0]
     return RunReport(folder.out, n_todo, spec.n_chunks, n_deals, folder.repaired, n_shuffles)
-
-
-WRITERS = ("auto", "client", "workers")
-"""Who writes a cluster run's parts (``--writer``): the client, the workers (shared storage), or ``auto``: the
-workers when every one of them sees the run folder."""
 
 
 def cluster_writes(cluster, folder: RunFolder, writer: str) -> bool:

@@ -99,8 +99,11 @@ class Arms:
                  min(self.chunk_matches, self.n_matches - start), self.match_deals, engine,
                  self.threads if cluster is None else None, self.deals)  # a worker plays on its own threads
                 for start in starts]
-        parts = cluster.map(play_seating_chunk, args) if cluster is not None else [play_seating_chunk(*a)
-                                                                                   for a in args]
+        if cluster is None:
+            parts = [play_seating_chunk(*a) for a in args]
+        else:
+            cluster.prepare(self.rules, seats, engine)
+            parts = cluster.map(play_seating_chunk, args)
         fish = np.concatenate([p[0] for p in parts])
         deals = np.concatenate([p[1] for p in parts])
         self.n_deals_simulated += int(deals.sum())
