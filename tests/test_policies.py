@@ -43,8 +43,8 @@ def test_bad_specs_are_refused_with_the_valid_choices(text, message):
 
 
 def test_a_family_is_declared_once_and_its_positions_follow_from_the_names():
-    """The kernel's positions are the declaration order; ids are unique; every heuristic has the four decisions,
-    a search its play and a default rollout policy (which takes its other decisions)."""
+    """The kernel's positions are the declaration order; ids are unique; every heuristic has the four decisions in
+    its numba module, a search its play and a default rollout policy (which takes its other decisions)."""
     from reversis_sim.policies import avoid, dispatch
 
     fam = FAMILIES["avoid"]
@@ -54,7 +54,7 @@ def test_a_family_is_declared_once_and_its_positions_follow_from_the_names():
     assert {p.kind for p in fam.params} == {"switch", "int", "real"}
     for f in FAMILIES.values():
         decisions = ("play",) if f.searches else ("exchange", "declare", "goal", "play")
-        assert all(callable(getattr(f, d)) for d in decisions)
+        assert all(callable(getattr(f.kernel(), d)) for d in decisions), f.decisions
         assert not f.searches or not FAMILIES[parse_spec(f.rollout).family].searches
     assert dispatch.UNKNOWN_FAMILY < -1  # never a card, never "keep the hand" (-1)
 

@@ -13,7 +13,7 @@ from reversis_sim import reference
 from reversis_sim.engines import get_engine
 from reversis_sim.game import espagnolette_eligible
 from reversis_sim.kernel.compiled import MAX_SEATS, MAX_TRICKS, compile_rules
-from reversis_sim.policies import PolicySpecError, make_policy, parse_spec, search
+from reversis_sim.policies import PolicySpecError, make_policy, parse_spec, search, search_nb
 from reversis_sim.policies import worlds as W
 from reversis_sim.rules import PRESETS
 
@@ -150,9 +150,9 @@ def _check_worlds(rules, view, outcome, n_worlds=8):
     n, seat = rules.n_seats, view.seat
     declarer = -1 if view.espagnolette is None else view.espagnolette
     out = np.zeros((n_worlds, MAX_SEATS), np.uint64)
-    got = search.draw_worlds(cr.params, n, seat, _mask(view.hand), len(view.tricks), len(view.current),
+    got = search_nb.draw_worlds(cr.params, n, seat, _mask(view.hand), len(view.tricks), len(view.current),
                              _history(view), view.dealer, declarer, _mask(view.talon_known),
-                             np.uint64(hash((seat, len(view.tricks))) & (2**63 - 1)), out, search.workspace(True))
+                             np.uint64(hash((seat, len(view.tricks))) & (2**63 - 1)), out, search_nb.workspace(True))
     assert got == n_worlds, "no consistent world at a real decision"
     played = [set() for _ in range(n)]
     done = [(t.leader, t.cards) for t in view.tricks] + ([(view.leader, view.current)] if view.current else [])

@@ -8,7 +8,7 @@ Layout (imports flow down the list):
   on-disk cache), :mod:`reversis_sim.bits` (hand-mask helpers), :mod:`reversis_sim.keys_nb` (keyed randomness, the
   twin of :mod:`reversis_sim.keys`), :mod:`reversis_sim.kernel` (the compiled rules, the arrays of a deal, the trick
   loop, payments and settlement: shared with the search policy's rollouts), :mod:`reversis_sim.policies.dispatch`
-  (the policy families' decisions) and :mod:`reversis_sim.policies.search`;
+  (the policy families' decisions) and :mod:`reversis_sim.policies.search_nb`;
 - :mod:`.seats`: seat policies as arrays; :mod:`.policy`: the seats' decisions inside the kernels (the policies'
   dispatch, or the search, called with the kernel's view);
 - :mod:`.deal`: one deal (shuffle and deal, exchange, declaration, the kernel's trick loop, settlement);

@@ -236,7 +236,7 @@ def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d
     """Play deal ``deal`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
     with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), and fill the caller's
     arrays (:mod:`reversis_sim.kernel.layout`; ``ws``: the searching seats' workspace,
-    :func:`reversis_sim.policies.search.workspace`; ``predeal``, ``where``, ``stack``, ``view``: the deal's
+    :func:`reversis_sim.policies.search_nb.workspace`; ``predeal``, ``where``, ``stack``, ``view``: the deal's
     constraints and their scratch, :func:`deal_constrained`). ``double_ante``: ``serbian``, the previous deal had a J♥
     placement (F3.3). Returns the pool after the deal.
 

@@ -44,7 +44,7 @@ from ..kernel.layout import (
 )
 from ..kernel.tricks import dealer_of
 from ..keys_nb import extend, seed_hash
-from ..policies.search import searching, workspace
+from ..policies.search_nb import searching, workspace
 from .deal import play_deal
 from .rows import PAY_SLOTS, payment_rows, seat_rows
 

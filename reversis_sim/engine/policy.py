@@ -20,12 +20,13 @@ import numpy as np
 from ..jit import njit_nrt_free, njit_nrt_free_inline
 from ..kernel.compiled import P_DECK_MASK, P_HAND_SIZE, T_STRENGTH, T_TRICK_POINTS
 from ..kernel.layout import COL_DOUBLE_ANTE, COL_ESP_GOAL, COL_POOL_BEFORE
-from ..policies import dispatch, search
-from ..policies import random as random_family
+from ..policies import dispatch, search_nb
+from ..policies import random_nb as random_family
 from ..policies.dispatch import UNKNOWN_FAMILY, uses_draws
+from ..policies.random import FAMILY as RANDOM
+from ..policies.search import SEARCH_ID
 
-RANDOM_ID = random_family.FAMILY.family_id
-SEARCH_ID = search.SEARCH_ID
+RANDOM_ID = RANDOM.family_id
 random_play = random_family.play
 _ZERO = np.uint64(0)
 
@@ -37,7 +38,7 @@ def _decider(family, params):
     """The family and parameters that take a seat's exchange and declaration decisions: its own, or a search's
     rollout policy (:mod:`reversis_sim.policies.search`)."""
     if family == SEARCH_ID:
-        return search.rollout_family(params), search.rollout_params(params)
+        return search_nb.rollout_family(params), search_nb.rollout_params(params)
     return family, params
 
 
@@ -93,9 +94,9 @@ def choose_play(P, n, sit_out, tables, family, params, draws, seat, legal, trick
 @njit_nrt_free
 def _searched_play(P, n, sit_out, tables, params, draws, seat, legal, trick_index, hand, tricks, n_cur, dealer,
                    declarer, known, row, ws):
-    """A search's card (:func:`reversis_sim.policies.search.play`), given the public facts of the deal from the
+    """A search's card (:func:`reversis_sim.policies.search_nb.play`), given the public facts of the deal from the
     result row: the pool before the deal, doubled antes, the declarer's goal (and nothing else of the row)."""
-    return search.play(params[seat], draws[seat], seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer,
+    return search_nb.play(params[seat], draws[seat], seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer,
                        row[COL_ESP_GOAL], known[seat], row[COL_POOL_BEFORE], row[COL_DOUBLE_ANTE], P, n, sit_out,
                        tables, ws)
 

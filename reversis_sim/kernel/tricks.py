@@ -1,5 +1,5 @@
 """The rules of the tricks as numba functions, shared by the deal kernel (:mod:`reversis_sim.engine.deal`) and the
-search policy's rollouts (:mod:`reversis_sim.policies.search`): who deals and leads, the legal cards, the trick's
+search policy's rollouts (:mod:`reversis_sim.policies.search_nb`): who deals and leads, the legal cards, the trick's
 winner, the espagnolette's eligible hands, the trick loop with its side payments and the reversis commitment
 (:func:`make_play_tricks`, one per way of choosing a card), the start of a deal's result row and the settlement of
 each scoring family (:func:`settle_deal`).

@@ -1,16 +1,16 @@
-"""Policies: the families (one file each: :mod:`.random`, :mod:`.lowest`, :mod:`.avoid`), declared once
-(:mod:`.family`) and registered by one line (:mod:`.registry`); the spec parser; the numba dispatch on the family id
-(:mod:`.dispatch`) that both engines call; what a seat may know (:mod:`.view`).
+"""Policies: the families (each declared in one file, :mod:`.random`, :mod:`.lowest`, :mod:`.avoid`, with its numba
+decisions beside it in ``<name>_nb.py``, :mod:`.family`), registered by one line (:mod:`.heuristics`); the spec
+parser (:mod:`.registry`); the numba dispatch on the family id (:mod:`.dispatch`) that both engines call; what a
+seat may know (:mod:`.view`).
 
 A policy is written ``family`` or ``family:key=value,key=value`` (DESIGN.md decision 5).
 """
 
-from __future__ import annotations
+from .. import lazy_exports
 
-from .family import Family, Param
-from .registry import FAMILIES, NAMED, PolicySpec, PolicySpecError, parse_seats, parse_spec
-from .seat_policy import SeatPolicy, make_policy
-from .view import Policy, SeatView
-
-__all__ = ["FAMILIES", "NAMED", "Family", "Param", "Policy", "PolicySpec", "PolicySpecError", "SeatPolicy",
-           "SeatView", "make_policy", "parse_seats", "parse_spec"]
+__getattr__, __dir__, __all__ = lazy_exports(__name__, {
+    ".family": ("Family", "Param"),
+    ".registry": ("FAMILIES", "NAMED", "PolicySpec", "PolicySpecError", "parse_seats", "parse_spec"),
+    ".seat_policy": ("SeatPolicy", "make_policy"),
+    ".view": ("Policy", "SeatView"),
+})

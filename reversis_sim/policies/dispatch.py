@@ -3,7 +3,7 @@
 numba compiles a function argument separately for each function, so the kernels never pass policies around as
 functions: each decision is called as ``play(family_id, params, draws, ...)``, which tries the registered families
 in order (:data:`.heuristics.HEURISTICS`) and calls the one whose id matches (a search is not dispatched: the
-engines call :func:`.search.play` themselves, for it needs the table). The chain is made of small closures, one
+engines call :func:`.search_nb.play` themselves, for it needs the table). The chain is made of small closures, one
 per family and decision (:func:`_link`), ending in :func:`_unknown`, which returns :data:`UNKNOWN_FAMILY`: a kernel
 turns that into an error that names the seat, so an unknown id never plays as another family.
 
@@ -53,7 +53,7 @@ def _link(decision: str, family_id: int, decide, rest):
 
     The links of ``play`` are inlined into their caller (numba ``inline="always"``), so that a trick loop tests the
     family ids in turn and runs the family's decision in place, with no call that passes its twenty arguments (a
-    family inlines its own ``play`` for that, as :func:`.avoid.play` does)."""
+    family inlines its own ``play`` for that, as :func:`.avoid_nb.play` does)."""
     if decision == "exchange":
         @njit_nrt_free
         def exchange(f, params, draws, seat, is_dealer, must_discard, hand, strength, points):
@@ -90,7 +90,7 @@ def _link(decision: str, family_id: int, decide, rest):
 def _chain(decision: str, unknown):
     fn = unknown
     for fam in reversed(HEURISTICS):  # the first registered family is tried first
-        fn = _link(decision, fam.family_id, getattr(fam, decision), fn)
+        fn = _link(decision, fam.family_id, getattr(fam.kernel(), decision), fn)
     return fn
 
 

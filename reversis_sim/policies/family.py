@@ -1,10 +1,13 @@
-"""How a policy family is declared: its id, its parameters, and its four numba decisions.
+"""How a policy family is declared: its id, its parameters, and where its four numba decisions are.
 
-A family lives in a file of its own (:mod:`.random`, :mod:`.lowest`, :mod:`.avoid`) that ends with one
-:class:`Family` value, and is registered by one line in :mod:`.registry`. Everything else follows from that value:
-the spec parser reads the parameters (name, kind, range, default, help), the numba dispatch (:mod:`.dispatch`)
-calls the decisions by the family id, and the positions of the parameters in the kernel's parameter vector are
-their order in the declaration (:meth:`Family.position`; a family reads ``params[position("take")]``).
+A family is two files: ``<name>.py`` declares it (a docstring saying what it does, its parameters, one
+:class:`Family` value) and ``<name>_nb.py`` holds its four numba decisions; one line in :mod:`.heuristics`
+registers it. The declaration is plain Python, so listing the families and parsing a spec (``reversis-sim
+policies``, every ``--seat``) costs no numba; the decisions are imported where a deal is played. Everything else
+follows from the declaration: the spec parser reads the parameters (name, kind, range, default, help), the numba
+dispatch (:mod:`.dispatch`) calls the decisions by the family id, and the positions of the parameters in the
+kernel's parameter vector are their order in the declaration (:meth:`Family.position`; a family reads
+``params[position("take")]``).
 
 The four decisions, numba functions of what the seat may know (the information discipline of issue 4; the
 arguments are described in :mod:`.dispatch`):
@@ -20,8 +23,9 @@ arguments are described in :mod:`.dispatch`):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
 
 KINDS = ("switch", "int", "real")
 """``switch``: 0 (off) or 1 (on); ``int``: a whole number in the range; ``real``: any number in the range."""
@@ -88,19 +92,18 @@ def position(params: tuple[Param, ...], name: str) -> int:
 @dataclass(frozen=True)
 class Family:
     """A policy family: ``name`` (in specs), ``family_id`` (what the kernels dispatch on; unique), ``idea`` (one
-    line for listings), ``params`` (in the order of the parameter vector) and its four numba decisions."""
+    line for listings), ``params`` (in the order of the parameter vector) and ``decisions``, the module of its numba
+    decisions (relative to this package: ``".avoid_nb"``)."""
 
     name: str
     family_id: int
     idea: str
     params: tuple[Param, ...]
-    exchange: Callable | None = field(repr=False)
-    declare: Callable | None = field(repr=False)
-    goal: Callable | None = field(repr=False)
-    play: Callable = field(repr=False)
+    decisions: str
     rollout: str | None = None
     """A search family (:mod:`.search`): the default of its ``rollout`` policy, which it also follows in the
-    exchange and the declaration (their decisions are None). None: a heuristic, dispatched on its id."""
+    exchange and the declaration (its decisions module has only ``play``). None: a heuristic, dispatched on its
+    id."""
     draws: bool = True
     """Whether its decisions read the seat's keyed draws (``draws``). The kernels draw them at the start of every
     deal only for the seats whose family does (:func:`.dispatch.uses_draws`); a deterministic family says False."""
@@ -112,3 +115,7 @@ class Family:
     def position(self, name: str) -> int:
         """The index of parameter ``name`` in this family's parameter vector."""
         return position(self.params, name)
+
+    def kernel(self) -> ModuleType:
+        """The module of the family's numba decisions (imported on first use: numba)."""
+        return importlib.import_module(self.decisions, __package__)

@@ -87,7 +87,7 @@ class PolicySpec:
 
     def values(self) -> tuple[float, ...]:
         """The parameter vector, in the family's order; a search's is followed by its rollout's family id and
-        vector (:func:`.search.rollout_family`)."""
+        vector (:func:`.search_nb.rollout_family`)."""
         own = tuple(v for _, v in self.params)
         if self.rollout is None:
             return own

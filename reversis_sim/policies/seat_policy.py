@@ -1,5 +1,5 @@
 """A seat's policy in the reference engine: a :class:`~reversis_sim.policies.view.SeatView` turned into the
-arguments of the shared numba decisions (:mod:`.dispatch`, and :func:`.search.play` for a search), as the kernels
+arguments of the shared numba decisions (:mod:`.dispatch`, and :func:`.search_nb.play` for a search), as the kernels
 build them from their own state. Both engines therefore run the same decision code for every family; the engines
 are checked against each other."""
 
@@ -12,7 +12,7 @@ from ..game import IllegalPlay
 from ..kernel.compiled import MAX_TRICKS, compile_rules
 from ..keys import N_DRAWS
 from ..keys_nb import fill_draws
-from . import dispatch, search
+from . import dispatch, search_nb
 from .registry import PolicySpec, parse_spec
 from .view import SeatView
 
@@ -28,7 +28,7 @@ class SeatPolicy:
         if self.searches:  # the exchange and the declaration are the rollout policy's (.search)
             self.decider = np.int64(self.spec.rollout.family_id)
             self.decider_params = np.array(self.spec.rollout.values() or (0.0,), dtype=np.float64)
-            self._ws = search.workspace(True)
+            self._ws = search_nb.workspace(True)
             self._tricks = np.full((MAX_TRICKS, 6), -1, dtype=np.int64)
         else:
             self.decider, self.decider_params = self.family, self.params
@@ -124,7 +124,7 @@ class SeatPolicy:
             tricks[ti, 0] = view.leader if view.leader is not None else view.seat
             tricks[ti, 1:1 + len(view.current)] = view.current
         declarer = -1 if view.espagnolette is None else view.espagnolette
-        return self._checked(search.play(
+        return self._checked(search_nb.play(
             self.params, draws, view.seat, np.uint64(C.mask(legal)), np.uint64(C.mask(view.hand)), ti,
             len(view.current), tricks, view.dealer, declarer, int(view.goal == "win_all"),
             np.uint64(C.mask(view.talon_known)), view.pool_before, int(view.double_ante), cr.params, r.n_seats,

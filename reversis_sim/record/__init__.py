@@ -17,25 +17,16 @@ manifest before using it (:mod:`.read`).
 ``docs/schema.md`` documents every column.
 """
 
-from .chunks import ChunkSet
-from .files import LOCK, FolderLock, RunError, write_durably, write_json_atomic
-from .folder import RunFolder, git_commit, new_manifest, repair_manifest, versions
-from .read import (
-    FORMAT,
-    MANIFEST,
-    completed_chunks,
-    identity_of,
-    part_files,
-    part_path,
-    payments_path,
-    read_manifest,
-    verify_part,
-)
-from .schema import META_KEY, PAYMENTS_SCHEMA, SCHEMA, SCHEMA_VERSION, WRITE_OPTIONS, payment_table, seat_table
-from .spec import MAX_CHUNK_DEALS, MAX_DEALS, MAX_MATCH_DEALS, MAX_MATCHES, MIN_MATCHES, RunSpec, check_run_size
+from .. import lazy_exports
 
-__all__ = ["FORMAT", "LOCK", "MANIFEST", "MAX_CHUNK_DEALS", "MAX_DEALS", "MAX_MATCHES", "MAX_MATCH_DEALS", "META_KEY",
-           "MIN_MATCHES", "PAYMENTS_SCHEMA", "SCHEMA", "SCHEMA_VERSION", "WRITE_OPTIONS", "ChunkSet", "FolderLock",
-           "RunError", "RunFolder", "RunSpec", "check_run_size", "completed_chunks", "git_commit", "identity_of",
-           "new_manifest", "part_files", "part_path", "payment_table", "payments_path", "read_manifest",
-           "repair_manifest", "seat_table", "verify_part", "versions", "write_durably", "write_json_atomic"]
+__getattr__, __dir__, __all__ = lazy_exports(__name__, {
+    ".chunks": ("ChunkSet",),
+    ".files": ("LOCK", "FolderLock", "RunError", "write_durably", "write_json_atomic"),
+    ".folder": ("RunFolder", "git_commit", "new_manifest", "repair_manifest", "versions"),
+    ".read": ("FORMAT", "MANIFEST", "completed_chunks", "identity_of", "part_files", "part_path", "payments_path",
+              "read_manifest", "verify_part"),
+    ".schema": ("META_KEY", "PAYMENTS_SCHEMA", "SCHEMA", "SCHEMA_VERSION", "WRITE_OPTIONS", "payment_table",
+                "seat_table"),
+    ".spec": ("MAX_CHUNK_DEALS", "MAX_DEALS", "MAX_MATCH_DEALS", "MAX_MATCHES", "MIN_MATCHES", "RunSpec",
+              "check_run_size"),
+})

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..rules import Rules
-from .schema import SCHEMA_VERSION
 
 MAX_DEALS = 10**11
 """The most deals one run may ask for (a hundred billion: about a day on a 2-core machine's numba engine per
@@ -108,6 +107,8 @@ class RunSpec:
 
     def identity(self) -> dict:
         """The run description as a part and the manifest record it (the spec and the schema version)."""
+        from .schema import SCHEMA_VERSION  # the table's schema (pyarrow) is imported only where a run is recorded
+
         out = {**asdict(self), "schema_version": SCHEMA_VERSION}
         if out["deals"] is None:
             del out["deals"]

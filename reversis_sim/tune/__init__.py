@@ -2,9 +2,10 @@
 same deals (:mod:`.evaluator`), an existing optimizer racing them (:mod:`.search`), and the honest result: the chosen
 setting confirmed on fresh deals, best responses and self-play (:mod:`.tuner`)."""
 
-from .search import OPTIMIZERS, SearchResult, Trial, search
-from .space import Dimension, Space, SpaceError, build_space
-from .tuner import SelfPlay, SelfPlayRound, TuneResult, best_response, self_play, tune
+from .. import lazy_exports
 
-__all__ = ["OPTIMIZERS", "Dimension", "SearchResult", "SelfPlay", "SelfPlayRound", "Space", "SpaceError", "Trial",
-           "TuneResult", "best_response", "build_space", "search", "self_play", "tune"]
+__getattr__, __dir__, __all__ = lazy_exports(__name__, {
+    ".search": ("OPTIMIZERS", "SearchResult", "Trial", "search"),
+    ".space": ("Dimension", "Space", "SpaceError", "build_space"),
+    ".tuner": ("SelfPlay", "SelfPlayRound", "TuneResult", "best_response", "self_play", "tune"),
+})

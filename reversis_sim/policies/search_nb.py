@@ -1,0 +1,398 @@
+"""The numba code of the ``search`` family (declared, with how it searches, in :mod:`.search`): rollouts through
+the kernel's trick loop, the worlds a seat samples, the card it plays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..bits import bit, count, lowest, suit_mask
+from ..jit import njit
+from ..jit import njit_nrt_free as njit_free
+from ..jit import njit_nrt_free_inline as njit_inline
+from ..kernel.compiled import (
+    MAX_CLAIMS,
+    MAX_LEDGER,
+    MAX_SEATS,
+    MAX_TRICKS,
+    N_ACTIVE,
+    P_DECK_MASK,
+    P_ESP_RENOUNCE,
+    P_HAND_SIZE,
+    P_PARTY_BONUS,
+    P_SCORING,
+    SCORING_SIMPLE,
+    T_STRENGTH,
+    T_TALON_POINTS,
+    T_TRICK_POINTS,
+)
+from ..kernel.layout import COL_DECLARER, COL_ESP_GOAL, COL_FISH, COL_PARTY_VALUE, COL_SCORE, H_NOW, N_COLS
+from ..kernel.payments import antes, position, round_origin, seat_of, sitting_out
+from ..kernel.tricks import PAYMENT_CARDS, make_play_tricks, settle_deal, start_row
+from ..keys_nb import N_DRAWS, PLAY, extend
+from . import dispatch
+from . import worlds as W
+from .search import MAX_ROLLOUT_PARAMS, N_OWN, SEARCH_ID
+
+_SALT = 0x5EA5C4  # folds the search's purpose into its draws' key
+_ZERO = np.uint64(0)
+
+@njit
+def workspace(searching):
+    """The scratch arrays of a searching seat, allocated once per thread by the engines; ``searching`` False (no
+    search at the table): arrays of the same types, too small to use, so that a table of heuristics pays nothing."""
+    k = 1 if searching else 0
+    fact = np.ones(64, np.float64)
+    for i in range(1, 64):
+        fact[i] = fact[i - 1] * i
+    return (np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64),
+            np.zeros((MAX_TRICKS * k, 6), np.int64), np.zeros((MAX_LEDGER * k, 6), np.int64),
+            np.zeros((MAX_CLAIMS * k, 4), np.int64), np.zeros(MAX_SEATS, np.uint64),
+            np.zeros((MAX_SEATS * k, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.int64),
+            np.zeros((MAX_SEATS * k, MAX_ROLLOUT_PARAMS), np.float64), np.zeros((2, MAX_SEATS), np.uint64),
+            np.zeros((4, MAX_SEATS), np.int64), np.zeros(W.MAX_HOLDERS, np.uint64),
+            np.zeros((5, W.MAX_HOLDERS), np.int64), np.zeros((3, 64), np.float64), np.zeros(64, np.int64),
+            np.zeros((5, W.N_KEYS * k), np.float64), fact, np.zeros(1, np.int64))
+
+
+@njit
+def searching(family, n):
+    """Whether any of the ``n`` seats' families is the search."""
+    for s in range(n):
+        if family[s] == SEARCH_ID:
+            return True
+    return False
+
+
+
+
+@njit_free
+def rollout_family(params):
+    """The family id of a search's rollout policy (its parameter vector follows, :func:`rollout_params`)."""
+    return np.int64(params[N_OWN])
+
+
+@njit_inline
+def rollout_params(params):
+    """The parameter vector of a search's rollout policy (a view of the search's; inlined where it is used)."""
+    return params[N_OWN + 1:]
+
+
+@njit_inline
+def _rollout_choose(P, n, sit_out, tables, family, pparams, draws, seat, legal, trick_index, hand, tricks, n_cur,
+                    dealer, seen, streak, declarer, known, row, ws):
+    """A rollout's card: the rollout policy's, through the heuristics' dispatch (never a search)."""
+    return dispatch.play(family[seat], pparams[seat], draws[seat], seat, legal, hand, trick_index, P[P_HAND_SIZE],
+                         tricks[trick_index, 1:], n_cur, tricks[trick_index, 0], dealer, n, sit_out, seen,
+                         known[seat], streak, declarer, np.uint64(P[P_DECK_MASK]), tables[T_STRENGTH],
+                         tables[T_TRICK_POINTS])
+
+
+_rollout_tricks = make_play_tricks(_rollout_choose)
+
+
+@njit_free
+def rollout(P, n, sit_out, tables, seat, card, lead, talon_points, tricks, trick_index, n_cur, dealer, declarer,
+            goal, pool_before, double_ante, ws):
+    """The deal replayed in one world (hands at the first lead ``lead``): the history as it was, then ``card`` for
+    ``seat``, then the rollout policy in every seat to the end; settled. Returns the seat's result: its fish
+    (minus its score under simple scoring)."""
+    row, hands, rtricks, ledger, claims, rknown, rdraws, rfam, rpars = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], \
+        ws[6], ws[7], ws[8]
+    start_row(row, dealer, pool_before, double_ante)
+    antes(P, n, row, ledger, dealer, double_ante)
+    row[COL_DECLARER] = declarer
+    row[COL_ESP_GOAL] = goal
+    row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
+    for s in range(n):
+        hands[H_NOW, s] = lead[s]
+    for ti in range(trick_index + 1):
+        for j in range(6):
+            rtricks[ti, j] = tricks[ti, j]
+    rtricks[trick_index, 1 + n_cur] = card
+    committed, breaker, n_claims = _rollout_tricks(P, n, sit_out, tables, rfam, rpars, rdraws, row, ledger, claims,
+                                                   dealer, declarer, hands, rtricks, rknown,
+                                                   trick_index * N_ACTIVE + n_cur + 1, ws)
+    settle_deal(P, n, row, ledger, claims, n_claims, rtricks, dealer, declarer, committed, breaker)
+    if P[P_SCORING] == SCORING_SIMPLE:
+        return -row[COL_SCORE + seat]
+    return row[COL_FISH + seat]
+
+
+@njit_free
+def knowledge(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, played_by, void_suits):
+    """What the seat knows of the hidden cards: each seat's played cards (``played_by``), the suits each has shown
+    it lacks (``void_suits``, bit ``s`` for suit ``s``; an espagnolette declarer's renounce in the first tricks
+    shows nothing, R39), and the unseen cards (returned): the deck less its hand, the cards played and the talon
+    cards it knows."""
+    origin = round_origin(n, dealer)
+    for s in range(MAX_SEATS):
+        played_by[s] = _ZERO
+        void_suits[s] = 0
+    seen = _ZERO
+    for ti in range(trick_index + 1):
+        m = N_ACTIVE if ti < trick_index else n_cur
+        if m == 0:
+            break
+        p_leader = position(tricks[ti, 0], origin, n)
+        led = tricks[ti, 1] >> 4
+        for k in range(m):
+            s = seat_of(p_leader + k, origin, n)
+            c = tricks[ti, 1 + k]
+            played_by[s] |= bit(c)
+            seen |= bit(c)
+            if k > 0 and (c >> 4) != led and not (s == declarer and ti < P[P_ESP_RENOUNCE]):
+                void_suits[s] |= 1 << led
+    return np.uint64(P[P_DECK_MASK]) & ~hand & ~seen & ~known
+
+
+@njit_free
+def holders(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, ws):
+    """Set up the sampling of a decision's worlds in ``ws``: who holds the unseen cards (the other seats with cards
+    left, then the talon), how many each, the suits each lacks. Returns (unseen cards, number of holders, the
+    declarer's holder index or -1, the declarer's played cards)."""
+    lead, hold = ws[9], ws[10]
+    played_by = lead[0]
+    need, voids, holder_seat, void_suits = hold[0], hold[1], hold[2], hold[3]
+    unseen = knowledge(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, played_by,
+                       void_suits)
+    n_tricks = P[P_HAND_SIZE]
+    sit = sitting_out(n, dealer)
+    nh = 0
+    held = 0
+    decl = -1
+    for s in range(n):
+        if s == seat or s == sit:
+            continue
+        nd = n_tricks - count(played_by[s])
+        if nd > 0:
+            if s == declarer:
+                decl = nh
+            holder_seat[nh] = s
+            need[nh] = nd
+            voids[nh] = void_suits[s]
+            nh += 1
+            held += nd
+    if count(unseen) > held:
+        holder_seat[nh] = -1
+        need[nh] = count(unseen) - held
+        voids[nh] = 0
+        nh += 1
+    ws[17][0] = 0  # nothing counted yet for this decision (.worlds.sample)
+    return unseen, nh, decl, played_by[declarer] if decl >= 0 else _ZERO
+
+
+@njit_free
+def draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws):
+    """Draw one world (:func:`.worlds.sample`) and set ``ws[9][1][s]``: each seat's hand at the first lead in it.
+    Returns the next draw index, or -1 if no world is consistent."""
+    lead, hold, out, ints, cards, table, fact, state = ws[9], ws[10], ws[11], ws[12], ws[14], ws[15], ws[16], ws[17]
+    played_by, world = lead[0], lead[1]
+    index = W.sample(P, key, index, unseen, hold[0], nh, hold[1], decl, decl_played, ints, table, fact, out, cards,
+                     state)
+    if index < 0:
+        return index
+    for s in range(n):
+        world[s] = played_by[s]
+    world[seat] |= hand
+    for h in range(nh):
+        if hold[2][h] >= 0:
+            world[hold[2][h]] |= out[h]
+    return index
+
+
+@njit_free
+def draw_worlds(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, key, out, ws):
+    """``len(out)`` worlds of a decision into ``out`` (``uint64 (n_worlds, MAX_SEATS)``: each seat's hand at the
+    first lead); returns how many were drawn (fewer only if none is consistent). For tests and studies."""
+    unseen, nh, decl, decl_played = holders(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known,
+                                            ws)
+    index = 0
+    for w in range(out.shape[0]):
+        index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
+        if index < 0:
+            return w
+        for s in range(n):
+            out[w, s] = ws[9][1][s]
+    return out.shape[0]
+
+
+@njit_free
+def play(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer, goal, known, pool_before,
+         double_ante, P, n, sit_out, tables, ws):
+    """The card to play: the rollout policy's own card, unless another legal card does better across ``worlds``
+    consistent worlds by more than ``margin`` standard errors of the paired difference (then the best such card).
+
+    The seat's view: its ``hand``, the trick history ``tricks[:trick_index]`` (leader, cards in playing order,
+    winner) and the trick in progress (``tricks[trick_index, 0]`` its leader, ``n_cur`` cards so far), the
+    ``declarer`` (-1: none) and his ``goal`` (1 ``win_all``), the talon cards it ``known``, the pool before the
+    deal and whether its antes were doubled (serbian, F3.3): all public or its own. No consistent world (never
+    seen; the sampler is exact) leaves the rollout policy's card."""
+    world, stats = ws[9][1], ws[13]
+    rfam, rpars, rdraws, rknown = ws[7], ws[8], ws[6], ws[5]
+    unseen, nh, decl, decl_played = holders(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known,
+                                            ws)
+    own = _own_card(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer, known, P, n,
+                    sit_out, tables, ws[9][0])
+    if count(legal) == 1:
+        return own
+    # the rollout seats: the rollout policy everywhere, with this seat's draws; only this seat knows its talon card
+    n_rp = min(len(params) - N_OWN - 1, MAX_ROLLOUT_PARAMS)
+    for s in range(n):
+        rfam[s] = rollout_family(params)
+        for j in range(MAX_ROLLOUT_PARAMS):
+            rpars[s, j] = params[N_OWN + 1 + j] if j < n_rp else 0.0
+        for j in range(N_DRAWS):
+            rdraws[s, j] = draws[j]
+        rknown[s] = known if s == seat else _ZERO
+    for c in range(64):
+        stats[0, c] = 0.0
+        stats[1, c] = 0.0
+    candidates = distinct(legal, hand, ws[9][0], n, own, tables)
+    if candidates == bit(own):
+        return own
+    key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
+    deck = np.uint64(P[P_DECK_MASK])
+    index = 0
+    n_worlds = 0
+    for _ in range(np.int64(params[0])):
+        index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
+        if index < 0:
+            break
+        n_worlds += 1
+        everyone = _ZERO
+        for s in range(n):
+            everyone |= world[s]
+        talon_points = 0
+        m = deck & ~everyone
+        while m:
+            c = lowest(m)
+            m &= m - np.uint64(1)
+            talon_points += tables[T_TALON_POINTS, c]
+        m = candidates
+        while m:
+            c = lowest(m)
+            m &= m - np.uint64(1)
+            stats[2, c] = rollout(P, n, sit_out, tables, seat, c, world, talon_points, tricks, trick_index, n_cur,
+                                  dealer, declarer, goal, pool_before, double_ante, ws)
+        m = candidates
+        while m:  # paired with the rollout policy's own card in the same world
+            c = lowest(m)
+            m &= m - np.uint64(1)
+            d = stats[2, c] - stats[2, own]
+            stats[0, c] += d
+            stats[1, c] += d * d
+    return _best(candidates, own, stats, n_worlds, params[1])
+
+
+@njit_free
+def distinct(legal, hand, played_by, n, own, tables):
+    """The legal cards worth playing out: one of each set of equivalent cards, ``own`` for its own set.
+
+    Two cards of a suit are equivalent when every card of the suit ranked between them has been played or is in
+    the hand, and they take the same points and neither is an Ace or the J♥ (which carry payments of their own):
+    whichever is played, every trick goes the same way and scores the same."""
+    seen = _ZERO
+    for s in range(n):
+        seen |= played_by[s]
+    gone = seen | hand
+    out = _ZERO
+    for suit in range(4):
+        cards = legal & suit_mask(suit)
+        prev = -1
+        while cards:
+            # the cards of the suit in hand from the weakest up
+            c = _weakest(cards, tables)
+            cards &= ~bit(c)
+            same = prev >= 0 and (bit(c) & PAYMENT_CARDS) == _ZERO and (bit(prev) & PAYMENT_CARDS) == _ZERO \
+                and tables[T_TRICK_POINTS, c] == tables[T_TRICK_POINTS, prev] \
+                and _nothing_between(suit, prev, c, gone, tables)
+            if not same:
+                out |= bit(c)  # a new set, represented by its weakest card
+            elif c == own:
+                out = (out & ~_set_of(out, suit, c, tables)) | bit(c)  # the set is represented by own
+            prev = c
+    return out
+
+
+@njit_free
+def _weakest(cards, tables):
+    best, best_s = -1, 1 << 30
+    m = cards
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        if tables[T_STRENGTH, c] < best_s:
+            best, best_s = c, tables[T_STRENGTH, c]
+    return best
+
+
+@njit_free
+def _nothing_between(suit, a, b, gone, tables):
+    """Every card of ``suit`` strictly between ``a`` and ``b`` in strength is in ``gone``."""
+    lo, hi = tables[T_STRENGTH, a], tables[T_STRENGTH, b]
+    m = suit_mask(suit) & ~gone
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        st = tables[T_STRENGTH, c]
+        if st >= 0 and lo < st < hi:
+            return False
+    return True
+
+
+@njit_free
+def _set_of(chosen, suit, c, tables):
+    """The representative in ``chosen`` of the set ``c`` joins: the strongest chosen card of the suit below it."""
+    best, best_s = _ZERO, -1
+    m = chosen & suit_mask(suit)
+    while m:
+        x = lowest(m)
+        m &= m - np.uint64(1)
+        st = tables[T_STRENGTH, x]
+        if best_s < st < tables[T_STRENGTH, c]:
+            best, best_s = bit(x), st
+    return best
+
+
+@njit_free
+def _best(legal, own, stats, n_worlds, margin):
+    """The card whose mean gain over ``own`` is largest and above ``margin`` standard errors; else ``own``."""
+    best, best_mean = own, 0.0
+    if n_worlds == 0:
+        return own
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        mean = stats[0, c] / n_worlds
+        if mean <= best_mean:
+            continue
+        if margin > 0.0:
+            if n_worlds < 2:
+                continue
+            var = max(stats[1, c] - n_worlds * mean * mean, 0.0) / (n_worlds - 1)
+            if mean <= margin * np.sqrt(var / n_worlds):
+                continue
+        best, best_mean = c, mean
+    return best
+
+
+@njit_free
+def _own_card(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer, known, P, n, sit_out,
+              tables, played_by):
+    """The rollout policy's card in the seat's real position (the public view a heuristic sees)."""
+    seen = _ZERO
+    for s in range(n):
+        seen |= played_by[s]
+    streak = -1
+    if trick_index > 0:
+        streak = tricks[0, 5]
+        for ti in range(1, trick_index):
+            if tricks[ti, 5] != streak:
+                streak = -1
+                break
+    card = dispatch.play(rollout_family(params), rollout_params(params), draws, seat, legal, hand, trick_index,
+                         P[P_HAND_SIZE], tricks[trick_index, 1:], n_cur, tricks[trick_index, 0], dealer, n, sit_out,
+                         seen, known, streak, declarer, np.uint64(P[P_DECK_MASK]), tables[T_STRENGTH],
+                         tables[T_TRICK_POINTS])
+    return card if card >= 0 and (legal & bit(card)) != _ZERO else lowest(legal)
