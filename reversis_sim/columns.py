@@ -37,7 +37,7 @@ I16 = ("deal", "card_points", "party_value")
 """The ``int16`` block: deals per match are at most 10,000, card points and the party's value far below 32,767."""
 I64 = ("fish", "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after")
 """The ``int64`` block, the chips: a pool that doubles (R25) can double in every deal of a match, so no narrower
-type holds every match the rules allow (the kernel refuses a pool past 2**60, where a doubling could overflow)."""
+type holds every match the rules allow (the kernel refuses a pool past 2**56, where a doubling could overflow)."""
 BOOLS = ("reversis_made", "espagnolette_made")
 PER_SEAT = frozenset({"seat", "position", "tricks_won", "hearts_at_lead", "card_points", "fish", "to_pool",
                       "from_pool", "quinola_net"})

@@ -24,6 +24,16 @@ ESPAGNOLETTE_HANDS = ("four_aces", "JH_plus_three_aces", "four_aces_plus_JH", "t
 ROLLBACK_PARTS = ("side_payments", "pool", "led_claims")
 
 
+MAX_AMOUNT, MAX_FACTOR = 10**6, 4
+"""The largest amount of fish (a stake, payment or score) and the largest multiplier a rule may name: with the pool
+refused past the kernel's ``MAX_POOL`` (2**56), no deal can overflow the engines' 64-bit chips (a payment is at
+most 4 x 4 x 2 x 2**56 = 2**61: a doubled pool between opposite seats in the last tricks)."""
+FACTORS = ("opposite_factor", "last_tricks_factor", "party_opposite_factor", "espagnolette_return_factor",
+           "espagnolette_pool_return_factor")
+NOT_AMOUNTS = ("n_seats", "dealer_step", "hand_size", "reversis_commit_after", "espagnolette_renounce_tricks",
+               "last_tricks_count", "match_deals", "start_chips")  # counts, places, reported only: the rest is fish
+
+
 class RulesError(ValueError):
     """A rule set that cannot be played; the message names the field and the valid values."""
 
@@ -235,11 +245,11 @@ class Rules:
         need(len(offsets) == n_ranked and len(set(offsets)) == n_ranked
              and (not self.dealer_sits_out or 0 not in offsets),
              f"tie_order must name every playing seat's offset from the dealer once (got {self.tie_order})")
-        for rank, _ in self.card_points:
-            need(rank in C.RANKS, f"card_points names an unknown rank {rank!r}")
-        for table in (self.trick_point_overrides, self.talon_point_overrides):
-            for card, _ in table:
-                C.parse(card)
+        for table in (self.card_points, self.trick_point_overrides, self.talon_point_overrides):
+            for key, points in table:
+                need(key in C.RANKS if table is self.card_points else C.parse(key) >= 0, f"unknown rank {key!r}")
+                need(isinstance(points, int) and 0 <= points <= MAX_AMOUNT,
+                     f"the points of {key} must be a whole number 0 to {MAX_AMOUNT:,} (got {points})")
         n_active = self.n_seats - (1 if self.dealer_sits_out else 0)
         n_dealt = n_active * self.hand_size + (1 if self.dealer_extra_card else 0)
         n_talon = (n_active - 1) if self.talon_mode != "none" else 0
@@ -254,6 +264,9 @@ class Rules:
             v = getattr(self, f.name)
             if isinstance(v, int) and not isinstance(v, bool) and f.name not in ("dealer_step",):
                 need(v >= 0, f"{f.name} must not be negative (got {v})")
+                top, what = (MAX_FACTOR, "a multiplier") if f.name in FACTORS else (MAX_AMOUNT, "a stake or payment")
+                need(f.name in NOT_AMOUNTS or v <= top, f"{f.name} is {v:,}: {what} is at most {top:,}"
+                     f"{'' if top == MAX_FACTOR else ' fish'} (larger ones could overflow the engines' 64-bit chips)")
         need(self.match_deals >= 1, "match_deals must be at least 1")
 
     # ------------------------------------------------------------------------------------------------------

@@ -118,4 +118,9 @@ def test_a_pool_past_the_engine_limit_is_an_error_naming_the_deal_not_a_wrapped_
 
     e = kernel_error(ERR_POOL, 7, 31)
     assert isinstance(e, OverflowError) and "match 7 deal 31" in str(e) and "--match-deals" in str(e)
-    assert 2 * (MAX_POOL + 10**6) < 2**63  # a doubling of any pool the kernel accepts, with its other payments
+    from reversis_sim.rules import MAX_AMOUNT, MAX_FACTOR
+
+    # what one seat may pay in a deal the kernel accepts: the pool doubled once (one Quinola event a deal) plus the
+    # largest stake, times the opposite-seat and last-tricks multipliers (a forced J♥ under serbian), then a failed
+    # espagnolette's return of the pool, a won pool, a reversis' pool: all of it fits 64 bits with room to spare
+    assert (MAX_FACTOR**2 + MAX_FACTOR + 2) * (2 * MAX_POOL + MAX_AMOUNT) < 2**62

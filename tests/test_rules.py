@@ -136,7 +136,32 @@ def test_overrides_set_fields_of_their_type(overrides, check):
     (["espagnolette_enabled=maybe"], "expected true or false"),
     (["scoring=bank"], "espagnolette_success is_deal_winner goes with bank scoring"),
     (["name=mine"], "no rule parameter 'name'"),
+    (["quinola_dumped=4611686018427387904"], "quinola_dumped is 4,611,686,018,427,387,904: a stake or payment is at "
+                                             "most 1,000,000 fish"),
+    (["opposite_factor=5"], "opposite_factor is 5: a multiplier is at most 4"),
+    (["talon_point_overrides=AD:2000000"], "the points of AD must be a whole number 0 to 1,000,000"),
 ])
 def test_bad_overrides_are_refused_in_one_sentence(overrides, message):
     with pytest.raises(RulesError, match=message):
         with_overrides(PARLETT, overrides)
+
+
+def test_every_whole_number_rule_is_bounded_so_that_no_deal_can_overflow():
+    """Every int field of the rules is a counted thing (NOT_AMOUNTS), a multiplier (FACTORS) or an amount of fish,
+    and the bounds hold at their largest: the largest amount and multiplier are accepted, one more is refused."""
+    import dataclasses
+
+    from reversis_sim.rules import FACTORS, MAX_AMOUNT, MAX_FACTOR, NOT_AMOUNTS
+
+    ints = [f.name for f in dataclasses.fields(PARLETT) if f.type == "int"]
+    assert set(FACTORS) <= set(ints) and set(NOT_AMOUNTS) <= set(ints)
+    amounts = [n for n in ints if n not in FACTORS and n not in NOT_AMOUNTS]
+    assert {"quinola_dumped", "reversis_to_breaker", "party_bonus", "bete_payment"} <= set(amounts)
+    for name in amounts:
+        PARLETT.replace(**{name: MAX_AMOUNT})
+        with pytest.raises(RulesError, match=f"{name} is {MAX_AMOUNT + 1:,}"):
+            PARLETT.replace(**{name: MAX_AMOUNT + 1})
+    for name in FACTORS:
+        PARLETT.replace(**{name: MAX_FACTOR})
+        with pytest.raises(RulesError, match="a multiplier is at most"):
+            PARLETT.replace(**{name: MAX_FACTOR + 1})

@@ -75,10 +75,11 @@ Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_
 ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY, ERR_POOL, ERR_WHERE = 1, 2, 3, 4, 5, 6
 UNKNOWN_FAMILY = -2  # what a policy decision returns for a family id no family is registered under
 
-MAX_POOL = 2**60
+MAX_POOL = 2**56
 """The largest pool a deal may start with: the pool is the one amount that grows without bound (a doubling in
-every deal, R25), and past this a deal's doublings and pool-sized payments could overflow the kernel's 64-bit
-chips. A match whose pool outgrows it stops with ``ERR_POOL``, never a wrapped number."""
+every deal, R25), and past this a deal's doubling and its pool-sized payments, times the largest multipliers the
+rules allow (:data:`reversis_sim.rules.MAX_FACTOR`), could overflow the kernel's 64-bit chips. A match whose pool
+outgrows it stops with ``ERR_POOL``, never a wrapped number."""
 
 PD_PLACED, PD_DECK = MAX_SEATS, MAX_SEATS + 1
 PREDEAL_SIZE = MAX_SEATS + 2
@@ -95,8 +96,9 @@ def kernel_error(code: int, match: int, deal: int) -> Exception:
     if kind == ERR_LEDGER:
         return RuntimeError(f"{where}: more than {MAX_LEDGER} payments in one deal (engine limit MAX_LEDGER)")
     if kind == ERR_POOL:
-        return OverflowError(f"{where}: the pool carried into this deal is over 2**60 chips, where its doublings could "
-                             f"overflow the engine's 64-bit chips; play shorter matches (--match-deals)")
+        return OverflowError(f"{where}: the pool carried into this deal is over 2**{MAX_POOL.bit_length() - 1} chips, "
+                             f"where its doublings could overflow the engine's 64-bit chips; play shorter matches "
+                             f"(--match-deals)")
     if kind == ERR_WHERE:
         return RuntimeError(f"{where}: no shuffle met the --where condition in {MAX_ATTEMPTS:,} tries; it is too "
                             f"rare (check its acceptance rate) or impossible with the predealt cards")
