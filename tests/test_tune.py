@@ -106,9 +106,29 @@ def test_explore_then_confirm_reports_no_gain_at_the_nominal_rate_when_nothing_m
     assert significant <= st.binom.ppf(0.99, n, 0.025)  # one-sided 5% test: about 2.5% significant gains
 
 
-def test_a_budget_below_one_evaluation_is_refused():
-    with pytest.raises(ValueError, match="too small for one evaluation: a candidate costs 12 deals"):
+def test_a_budget_that_cannot_judge_a_few_candidates_besides_the_base_is_refused():
+    """A budget of one evaluation would judge only the base setting (also the baseline), and then report that the
+    search found nothing better: refused, saying how many it could judge and the least budget that judges four."""
+    with pytest.raises(ValueError, match="judges 0 candidates in full .each costs 12 deals"):
         search(build_space("avoid", ["take=0..20"]), Synthetic(), budget_deals=5, seed=0)
+    with pytest.raises(ValueError, match="judges 1 candidate in full .*the base setting itself; give --budget-deals "
+                                         "48 or more"):
+        search(build_space("avoid", ["take=0..20"]), Synthetic(), budget_deals=20, seed=0)
+    assert len(search(build_space("avoid", ["take=0..20"]), Synthetic(), budget_deals=48, seed=0).trials) >= 4
+
+
+def test_every_seed_of_ours_seeds_the_optimizers():
+    """Seeds run 0 to 2**63 - 1 everywhere; the optimizers' 32-bit seeds are folded from the larger ones (and a
+    seed below 2**32 is used as it is, so earlier tunings keep their trials)."""
+    from reversis_sim.keys import MAX_SEED, next_seed, sub_seed
+
+    space = build_space("avoid", ["take=0..20", "guard=0..6"])
+    for optimizer in ("optuna", "random"):
+        big = search(space, Synthetic(), budget_deals=12 * 8, seed=MAX_SEED, optimizer=optimizer)
+        again = search(space, Synthetic(), budget_deals=12 * 8, seed=MAX_SEED, optimizer=optimizer)
+        assert [t.values for t in big.trials] == [t.values for t in again.trials] and len(big.trials) >= 8
+    assert all(0 <= sub_seed(s, 7) < 2**32 for s in (0, 2**32, MAX_SEED))
+    assert next_seed(MAX_SEED) == 0 and next_seed(5, 2) == 7
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -187,7 +207,9 @@ def test_tune_and_best_response_from_the_command_line(tmp_path):
     (["--param", "speed=1..2"], "avoid has no parameter 'speed'"),
     (["--param", "take=5..1"], "empty or inverted"),
     (["--param", "take=0..30"], "leaves the parameter's bounds"),
-    (["--budget-deals", "100"], "too small for one evaluation"),
+    (["--budget-deals", "100"], "judges 0 candidates in full"),
+    (["--budget-deals", "30000", "--eval-deals", "4800"], "judges 1 candidate in full"),
+    (["--seed", str(2**63)], "is not in the range 0<=x<=9223372036854775807"),
     (["--field", "avoid", "--field", "random"], "give one --field policy"),
     (["--confirm-seed", "0"], "must differ from --seed"),
 ])
@@ -196,3 +218,27 @@ def test_bad_tuning_input_is_one_sentence_exit_2_and_writes_nothing(tmp_path, ar
     r = run("tune", "--base", "avoid", *args, "--out", out)
     assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output, r.output
     assert not out.exists()
+
+
+def test_a_resumed_tuning_ends_with_the_uninterrupted_result(tmp_path):
+    """Interrupted after k block evaluations (its journal cut there, as a kill leaves it, a torn last line
+    included), a tuning run again from the journal reads those k back, simulates the rest, and ends with exactly
+    the uninterrupted trials, deals spent and confirmation; a tuning with a journal is the one without."""
+    from reversis_sim.tune import Journal
+
+    kw = dict(params=["take=0..8", "guard=0..6"], seed=9, confirm_seed=10, **SMALL)
+    whole = tune("parlett", "avoid", journal=Journal(tmp_path / "whole.jsonl"), **kw)
+    plain = tune("parlett", "avoid", **kw)
+    assert plain.search.deals_used == whole.search.deals_used and plain.best.spec == whole.best.spec
+    lines = (tmp_path / "whole.jsonl").read_text().splitlines()
+    assert len(lines) == len({(t.spec, b) for t in whole.search.trials for b in t.blocks}) > 6
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:5]) + "\n" + lines[5][:17])  # five evaluations and a torn sixth
+    journal = Journal(cut)
+    resumed = tune("parlett", "avoid", journal=journal, **kw)
+    assert journal.replayed == 5
+    timing = ("search_seconds", "evaluations_per_s")
+    assert {k: v for k, v in resumed.summary().items() if k not in timing} == \
+        {k: v for k, v in whole.summary().items() if k not in timing}
+    assert [(t.spec, t.blocks, t.block_values) for t in resumed.search.trials] == \
+        [(t.spec, t.blocks, t.block_values) for t in whole.search.trials]

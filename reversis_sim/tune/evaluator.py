@@ -10,6 +10,7 @@ compares candidates on.
 
 from __future__ import annotations
 
+import json
 from typing import Protocol
 
 import numpy as np
@@ -18,6 +19,7 @@ from ..compare import Arms
 from ..compare.duplicate import duplicate
 from ..policies import PolicySpec
 from ..rules import Rules
+from .journal import Journal
 
 
 class Evaluator(Protocol):
@@ -39,12 +41,15 @@ class DuplicateEvaluator:
     minus ``baseline`` on the same deals (see the module docstring)."""
 
     def __init__(self, rules: Rules, baseline: PolicySpec, field: PolicySpec, *, seed: int, block_matches: int,
-                 n_blocks: int, engine: str = "numba", threads: int | None = None):
+                 n_blocks: int, engine: str = "numba", threads: int | None = None, journal: Journal | None = None):
         self.rules, self.baseline, self.field, self.seed = rules, baseline, field, int(seed)
         self.block_matches, self.n_blocks = int(block_matches), int(n_blocks)
-        self.engine, self.threads = engine, threads
+        self.engine, self.threads, self.journal = engine, threads, journal
         self._arms: dict[int, Arms] = {}
+        self._counted: set[int] = set()  # blocks whose baseline seatings are in deals_used
         self.deals_used = 0
+        self.context = json.dumps([rules.to_params(), str(baseline), str(field), self.seed, self.block_matches])
+        """What a block's value depends on besides the candidate and the block (the journal's key)."""
 
     def _block_arms(self, block: int) -> Arms:
         if block not in self._arms:
@@ -62,13 +67,30 @@ class DuplicateEvaluator:
         return keys
 
     def block(self, spec: PolicySpec, block: int) -> float:
-        arms = self._block_arms(block)
-        before = arms.n_deals_simulated
-        dup = duplicate(arms, spec, self.baseline, self.field, seed=self.seed, baseline_seed=self.seed,
-                        offsets=(0, 0))
-        arms.keep_only(self._baseline_keys(arms))  # the candidates' tables are not needed again
-        self.deals_used += arms.n_deals_simulated - before
-        return float(np.mean(dup.a.mean(axis=0) - dup.b.mean(axis=0)))
+        """The candidate's gain on the block, simulated (and journaled), or read from the journal with the deals
+        it cost: the deals spent are the same either way (the candidate's seatings at every evaluation, the
+        baseline's once per block), and the same with a journal as without one."""
+        known = None if self.journal is None else self.journal.get(self.context, str(spec), block)
+        if known is not None:
+            value, spent, baseline = known
+        else:
+            arms = self._block_arms(block)
+            keys = self._baseline_keys(arms)
+            had_baseline = all(k in arms.memo for k in keys)
+            before = arms.n_deals_simulated
+            dup = duplicate(arms, spec, self.baseline, self.field, seed=self.seed, baseline_seed=self.seed,
+                            offsets=(0, 0))
+            baseline = 0 if had_baseline else sum(int(arms.memo[k].deals.sum()) for k in set(keys))
+            spent = arms.n_deals_simulated - before - baseline  # the candidate's own seatings
+            arms.keep_only(keys)  # the candidates' tables are not needed again
+            value = float(np.mean(dup.a.mean(axis=0) - dup.b.mean(axis=0)))
+            if self.journal is not None:
+                self.journal.add(self.context, str(spec), block, value, spent, baseline)
+        if block not in self._counted:  # the baseline's seatings of a block are simulated once for the whole search
+            self.deals_used += baseline
+            self._counted.add(block)
+        self.deals_used += spent
+        return value
 
     def deals_per_evaluation(self) -> int:
         return self.rules.n_seats * self.n_blocks * self.block_matches * self.rules.match_deals

@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..keys import sub_seed
+from .defaults import MIN_CANDIDATES, OPTIMIZERS
 from .evaluator import Evaluator
 from .space import Dimension, Space
 
-OPTIMIZERS = ("optuna", "optuna-full", "nevergrad", "random")
+PURPOSE_OPTIMIZER = 0x7E57
+"""Folds a seed of ours into the optimizers' 32-bit seeds (:func:`reversis_sim.keys.sub_seed`)."""
 
 
 @dataclass(frozen=True)
@@ -78,15 +81,21 @@ def search(space: Space, evaluator: Evaluator, *, budget_deals: int, seed: int, 
     if optimizer not in OPTIMIZERS:
         raise ValueError(f"unknown optimizer {optimizer!r}; valid optimizers: {', '.join(OPTIMIZERS)}")
     per_eval = evaluator.deals_per_evaluation()
-    if budget_deals < per_eval:
-        raise ValueError(f"a budget of {budget_deals:,} deals is too small for one evaluation: a candidate costs "
-                         f"{per_eval:,} deals (its seat in each rotation on every block); raise --budget-deals or "
-                         f"lower --eval-deals")
+    least = (1 + MIN_CANDIDATES) * per_eval
+    if budget_deals < least:
+        judged = budget_deals // per_eval
+        raise ValueError(f"a budget of {budget_deals:,} deals judges {judged} candidate{'s' * (judged != 1)} in full "
+                         f"(each costs {per_eval:,} deals: its seat in each rotation on every block), and the first is "
+                         f"the base setting itself; give --budget-deals {least:,} or more (the base and "
+                         f"{MIN_CANDIDATES} other candidates), or lower --eval-deals")
     result = SearchResult(optimizer)
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     run = _optuna if optimizer.startswith("optuna") else _nevergrad if optimizer == "nevergrad" else _random
-    for trial in run(space, evaluator, budget_deals, seed, optimizer, rng):
+    # Optuna's and nevergrad's samplers take 32-bit seeds: a larger seed of ours is folded into one (a smaller one is
+    # used as it is, so the tunings done before keep their trials)
+    narrow = seed if seed < 2**32 else sub_seed(seed, PURPOSE_OPTIMIZER)
+    for trial in run(space, evaluator, budget_deals, narrow, optimizer, rng):
         result.trials.append(trial)
         result.deals_used = evaluator.deals_used
         result.seconds = time.perf_counter() - start

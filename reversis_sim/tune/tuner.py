@@ -2,7 +2,7 @@
 measures.
 
 :func:`tune` searches the space for the setting that gains most over ``baseline`` against ``field``
-(:mod:`.search`), then re-tests the chosen setting alone on ``confirm_seed`` with the duplicate comparison
+(:mod:`.optimizers`), then re-tests the chosen setting alone on ``confirm_seed`` with the duplicate comparison
 (:func:`reversis_sim.compare.compare`): that interval is the result, and a run whose confirmed interval does not
 exclude 0 says it found nothing. :func:`best_response` tunes one seat against copies of a policy (the family's
 exploitability of it); :func:`self_play` iterates best responses towards a setting nothing in the family exploits.
@@ -15,18 +15,14 @@ from dataclasses import dataclass, field
 
 from ..compare import CompareResult, compare
 from ..compare.seatings import Spec, as_rules, as_spec
+from ..keys import next_seed
 from ..policies import FAMILIES
 from ..rules import Rules
+from .defaults import BLOCK_MATCHES, DEFAULT_BUDGET, DEFAULT_CONFIRM_DEALS, DEFAULT_EVAL_DEALS
 from .evaluator import DuplicateEvaluator
-from .search import SearchResult, Trial, search
+from .journal import Journal
+from .optimizers import SearchResult, Trial, search
 from .space import build_space
-
-DEFAULT_BUDGET = 20_000_000
-"""Deals a search may simulate by default (every candidate's seatings and the baseline's)."""
-DEFAULT_EVAL_DEALS = 48_000
-"""Deals of the explore seed one candidate is judged on (per seat rotation), in blocks of ``BLOCK_MATCHES``."""
-BLOCK_MATCHES = 200
-DEFAULT_CONFIRM_DEALS = 240_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,14 +65,15 @@ def tune(rules: Rules | str, base: Spec, *, baseline: Spec | None = None, field:
          params: Sequence[str] = (), budget_deals: int = DEFAULT_BUDGET, eval_deals: int = DEFAULT_EVAL_DEALS,
          seed: int = 0, confirm_seed: int = 1, confirm_deals: int = DEFAULT_CONFIRM_DEALS, optimizer: str = "optuna",
          engine: str = "numba", threads: int | None = None, alpha: float = 0.05,
-         on_trial: Callable[[Trial, SearchResult], None] | None = None) -> TuneResult:
+         on_trial: Callable[[Trial, SearchResult], None] | None = None, journal: Journal | None = None) -> TuneResult:
     """Search the parameters of ``base``'s family for the setting that gains most over ``baseline`` (default
     ``base``) in one seat against ``field`` (default the baseline), then confirm it on fresh deals.
 
     ``params``: ``NAME=LOW..HIGH`` or ``NAME=V1,V2,...`` items (default: every parameter over its range);
     ``budget_deals``: deals the search may simulate; ``eval_deals``: deals (per seat rotation) a candidate is judged
-    on, in blocks of 200 matches; ``confirm_seed`` (not ``seed``) and ``confirm_deals``: the confirmation.
-    ``ValueError`` in one sentence on bad input, before anything is simulated.
+    on, in blocks of 200 matches; ``confirm_seed`` (not ``seed``) and ``confirm_deals``: the confirmation;
+    ``journal`` (:class:`.journal.Journal`): keep every block evaluation, and read back those already made (a
+    resumed tuning). ``ValueError`` in one sentence on bad input, before anything is simulated.
     """
     rules = as_rules(rules)
     base_spec = as_spec(base)
@@ -94,7 +91,7 @@ def tune(rules: Rules | str, base: Spec, *, baseline: Spec | None = None, field:
     if confirm_matches < 2:
         raise ValueError(f"--confirm-deals {confirm_deals:,} is less than two matches; the match is the sampling unit")
     evaluator = DuplicateEvaluator(rules, base_line, fld, seed=seed, block_matches=BLOCK_MATCHES, n_blocks=n_blocks,
-                                   engine=engine, threads=threads)
+                                   engine=engine, threads=threads, journal=journal)
     found = search(space, evaluator, budget_deals=int(budget_deals), seed=seed, optimizer=optimizer, on_trial=on_trial)
     best = found.best
     if best is None:  # pragma: no cover - search refuses a budget below one full evaluation
@@ -152,7 +149,8 @@ def self_play(rules: Rules | str, start: Spec, *, rounds: int, seed: int = 0, co
     out = SelfPlay()
     current = str(as_spec(start))
     for r in range(int(rounds)):
-        res = best_response(rules, current, seed=seed + 2 * r, confirm_seed=confirm_seed + 2 * r, **kw)
+        res = best_response(rules, current, seed=next_seed(seed, 2 * r), confirm_seed=next_seed(confirm_seed, 2 * r),
+                            **kw)
         rnd = SelfPlayRound(r, current, res)
         out.rounds.append(rnd)
         if on_round is not None:
