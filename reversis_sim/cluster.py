@@ -226,18 +226,22 @@ class Cluster:
                                f"{_allowed_failures()} workers in turn, {e.args[0] if e.args else 'a task'}): a "
                                f"worker out of memory or a broken install; look at the workers' logs") from None
         except (CommClosedError, TimeoutError, CancelledError) as e:
+            if self.client.status == "running":  # the scheduler answers: a worker went away under the call
+                raise ClusterError(f"a worker of {self.address} died while {doing} ({type(e).__name__}): out of "
+                                   f"memory, killed, or a broken install; look at the workers' logs") from None
             raise ClusterError(f"lost the dask scheduler at {self.address} while {doing} ({type(e).__name__}): it "
                                f"stopped, or the network went down") from None
 
-    def prepare(self, rules, seats: Sequence, engine: str) -> None:
+    def prepare(self, rules, seats: Sequence, engine: str, *, here: bool | None = None) -> None:
         """Make every worker ready to play ``seats`` under ``rules`` on ``engine`` (once per engine and seat count):
-        a local cluster's kernels are compiled once, here (its workers share this machine's on-disk cache and only
-        load them); every worker then loads (or compiles) them in a thread, off its event loop."""
+        compiled once in this process first (``here``; by default for a local cluster, whose workers share this
+        machine's on-disk cache and then only load the kernels); every worker then loads (or compiles) them in a
+        thread, off its event loop."""
         key = (engine, len(seats))
         if key in self.prepared:
             return
         names = [str(s) for s in seats]
-        if self.local is not None:
+        if self.local is not None if here is None else here:
             warm(rules, names, engine)
         with self.faults("loading the engine on the workers"):
             self.client.run(_warm_off_the_loop, rules, names, engine)
@@ -338,8 +342,10 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT_S, quiet: bool = F
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise ClusterError("--scheduler needs dask.distributed: pip install -e '.[dask]'") from None
-    if quiet:
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    if quiet:  # dask gives some of its loggers their own level: quiet them one by one
+        for name in ["distributed", *logging.root.manager.loggerDict]:
+            if name.split(".")[0] == "distributed":
+                logging.getLogger(name).setLevel(logging.CRITICAL)
     local = None
     if n is not None:
         try:

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import time
 from pathlib import Path
 
 import numba
+from numba.core import event
 
 JIT_OPTIONS = dict(cache=True, nogil=True, fastmath=False, error_model="numpy", boundscheck=False)
 """The options of every kernel (DESIGN.md: the jit options live in one place)."""
@@ -129,3 +131,33 @@ def _install_locators() -> None:
 
 
 _install_locators()
+
+
+
+class CompileWatch(event.Listener):
+    """Counts the functions numba compiles while installed (``with CompileWatch() as watch``; a cache miss each:
+    a kernel loaded from the on-disk cache is not counted): ``count``, ``started`` (the monotonic time of the
+    first, or None) and ``active`` (compiling right now). Built on numba's event API (``numba.core.event``)."""
+
+    def __init__(self):
+        self.count, self.depth, self.started = 0, 0, None
+
+    def on_start(self, ev) -> None:
+        self.depth += 1
+        if self.started is None:
+            self.started = time.monotonic()
+
+    def on_end(self, ev) -> None:
+        self.depth -= 1
+        self.count += 1
+
+    @property
+    def active(self) -> bool:
+        return self.depth > 0
+
+    def __enter__(self) -> CompileWatch:
+        event.register("numba:compile", self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        event.unregister("numba:compile", self)

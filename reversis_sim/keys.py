@@ -18,6 +18,19 @@ from __future__ import annotations
 
 M64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
+MAX_SEED = 2**63 - 1
+"""The largest seed a run (or a comparison, a tuning, a confirmation) takes: every seed is 0 to 2**63 - 1."""
+
+
+def next_seed(seed: int, k: int = 1) -> int:
+    """The seed ``k`` after ``seed`` among 0 .. :data:`MAX_SEED` (wrapping round): a confirmation seed, or a round's."""
+    return (seed + k) % (MAX_SEED + 1)
+
+
+def sub_seed(seed: int, purpose: int, bits: int = 32) -> int:
+    """A seed of ``bits`` bits for a library with a narrower seed than ours (numpy's legacy and Optuna's samplers
+    take 0 to 2**32 - 1), derived from ``seed`` and ``purpose`` by :func:`mix64`: every seed of ours gives one."""
+    return mix64((seed ^ (purpose * GAMMA)) & M64) >> (64 - bits)
 
 PURPOSE_SHUFFLE = 1
 PURPOSE_POLICY = 2

@@ -37,7 +37,8 @@ class RunReport:
 
 def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = False, engine: str = "numba",
         threads: int | None = None, progress: Callable[[int], None] | None = None,
-        then: Callable[[RunReport], None] | None = None, cluster=None, writer: str = "auto") -> RunReport:
+        then: Callable[[RunReport], None] | None = None, cluster=None, writer: str = "auto",
+        opened: Callable[[], None] | None = None) -> RunReport:
     """Simulate a run into a run folder (creating it, or resuming it), chunk by chunk.
 
     ``progress`` is called with the number of deals added after each chunk is written; ``then`` with the report
@@ -45,7 +46,9 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
     writer's ``--force``). With ``cluster`` (:class:`reversis_sim.cluster.Cluster`) the chunks are played on its
     workers, the same rows as a local run, and written here (``writer="client"``), or by the workers into the
     folder when they share its storage (``"workers"``; ``"auto"``: when they do). An exception or KeyboardInterrupt
-    stops the run after the chunks being written complete; every completed chunk stays on disk.
+    stops the run after the chunks being written complete; every completed chunk stays on disk. ``opened`` is
+    called once the folder is created or resumed (its lock held): from then on, whatever stops the run leaves a
+    folder that ``resume=True`` continues.
     """
     rules = spec.resolved_rules()
     seats = parse_seats(spec.seats, rules.n_seats)
@@ -53,6 +56,8 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
     play.check(rules)
     folder = RunFolder.resume(out, spec) if resume else RunFolder.create(out, spec, force=force)
     with folder:  # the folder's lock is held until the last chunk is written and ``then`` returns (or the run stops)
+        if opened is not None:
+            opened()
         if cluster is None:
             report = _fill(folder, _play_here(folder, rules, seats, play, threads), progress)
         else:

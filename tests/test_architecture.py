@@ -20,7 +20,7 @@ FLOORS = {
     "reference": 4, "engine": 4,  # siblings
     "engines": 5, "record": 6, "cluster": 6.5, "simulate": 7, "bench": 7.5,
     "analysis": 8, "compare": 9, "tune": 9.5, "plot": 10,
-    "cli_options": 11, "cli_compare": 11.5, "cli_tune": 11.5, "cli_folders": 11.5, "cli": 12, "__main__": 13,
+    "cli": 12, "__main__": 13,
 }
 SIBLINGS = {"reference", "engine"}
 
@@ -102,3 +102,20 @@ def test_the_kernel_cache_watches_the_kernels_own_sources_only():
     assert {"cards.py", "keys.py", "game/vocabulary.py", "policies/registry.py"} <= watched
     assert not [w for w in watched if w.startswith(("reference/", "analysis/", "compare/", "plot/"))]
     assert "game/deal_record.py" not in watched and "engine/trace.py" not in watched
+
+
+def test_a_lazy_package_exports_no_name_that_is_also_one_of_its_modules():
+    """A package whose names are imported when first used (``reversis_sim.lazy_exports``) must not export a function
+    under the name of one of its modules: importing that module binds the module to the name (the pitfall that
+    ``tune.search`` fell into, the function shadowed by the module)."""
+    import importlib
+
+    for init in PACKAGE.rglob("__init__.py"):
+        if init.parent == PACKAGE or "lazy_exports(" not in init.read_text():
+            continue
+        name = "reversis_sim." + ".".join(init.parent.relative_to(PACKAGE).parts)
+        package = importlib.import_module(name)
+        modules = {p.stem for p in init.parent.glob("*.py")} | {p.name for p in init.parent.iterdir() if p.is_dir()}
+        for export in package.__all__:
+            value = getattr(package, export)
+            assert export not in modules or type(value).__name__ == "module", f"{name}.{export} is also a module"

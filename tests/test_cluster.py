@@ -126,3 +126,195 @@ def test_workers_write_the_parts_on_shared_storage_with_the_same_rows(two_worker
     run(spec, tmp_path / "client", cluster=two_workers, writer="auto")
     _same_files(tmp_path / "here", tmp_path / "client")
     del two_workers.shares
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# issue 23: a cold cache, the thread count, and every way a cluster fails as one sentence
+# ----------------------------------------------------------------------------------------------------------------
+
+COLD = r'''
+import numba  # at the top, as the reversis-sim command's module imports the CLI: spawned workers import it first
+import json, os, sys
+
+import dask
+
+from reversis_sim import cluster as C
+from reversis_sim.policies import parse_seats
+from reversis_sim.record import RunSpec
+from reversis_sim.rules import PARLETT
+from reversis_sim.simulate import run
+
+if __name__ == "__main__":
+    out = sys.argv[1]
+    dask.config.set({"distributed.scheduler.worker-ttl": "6s"})  # a worker whose loop stops longer is dropped
+    seats = ["random", "lowest", "avoid", "random"]
+    spec = RunSpec.for_deals(PARLETT, seats, deals=48, seed=5, chunk_matches=1)
+    with C.connect("local:2", quiet=True) as cluster:
+        before = cluster.client.run(os.getpid)
+        cluster.prepare(PARLETT, parse_seats(seats), "reference", here=False)  # the workers compile, off their loop
+        run(spec, out + "/there", engine="reference", cluster=cluster, writer="client")
+        after = cluster.client.run(os.getpid)
+    print(json.dumps({"before": sorted(before.values()), "after": sorted(after.values())}))
+'''
+
+
+def _cold_env(tmp_path) -> dict:
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    return {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+
+
+def test_workers_compile_off_their_event_loop_with_an_empty_cache_and_their_own_thread_count(tmp_path):
+    """An empty numba cache (a fresh clone): the workers compile what one small run needs in threads of their own,
+    so their heartbeats go on (a scheduler that drops a worker silent for 6 s keeps both, the same processes), and
+    the thread count each task sets never meets a NUMBA_NUM_THREADS that numba read earlier (the script imports
+    numba first, as the command does); the run is part for part the local one."""
+    script = tmp_path / "cold.py"
+    script.write_text(COLD)
+    env = _cold_env(tmp_path)
+    done = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    pids = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(pids["before"]) == 2 and pids["after"] == pids["before"], "a worker was restarted"
+    assert any((tmp_path / "numba-cache").rglob("*.nbi")), "the cache was not empty-then-filled: nothing compiled"
+    spec = RunSpec.for_deals(PARLETT, ["random", "lowest", "avoid", "random"], deals=48, seed=5, chunk_matches=1)
+    run(spec, tmp_path / "here", engine="reference")
+    _same_files(tmp_path / "here", tmp_path / "there")
+
+
+def test_a_scheduler_address_is_not_taken_for_a_malformed_local_and_local_is_bounded_by_the_cores():
+    cores = os.cpu_count() or 1
+    assert C.local_workers("localhost:8786") is None and C.local_workers("tcp://localhost:8786") is None
+    assert C.local_workers("local:1") == 1 and C.local_workers(f"local:{cores}") == cores
+    for bad, fragment in (("local", "write local:N"), ("local:x", "write local:N"), ("local:0", "at least 1"),
+                          (f"local:{cores + 1}", f"this machine's {cores} cores")):
+        with pytest.raises(C.ClusterError, match=fragment):
+            C.local_workers(bad)
+
+
+def test_local_99_and_a_malformed_local_are_refused_before_dask_starts():
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "reversis_sim", *args], capture_output=True, text=True,
+                              timeout=120)
+
+    r = cli("compare", "--candidate", "tuned", "--baseline", "avoid", "--deals", "240", "--scheduler", "local:99")
+    assert r.returncode == 2 and "99 worker processes would share this machine's" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    r = cli("simulate", "--deals", "240", "--scheduler", "locale:2", "--out", "never")
+    # a host name that starts with "local" is an address, not a malformed local:N: here an unreachable one
+    assert "write local:N" not in r.stderr
+
+
+def test_a_worker_that_cannot_start_is_one_sentence():
+    import dask
+
+    with dask.config.set({"distributed.worker.preload": ["reversis_sim_no_such_module"]}):
+        with pytest.raises(C.ClusterError, match="local:1: the worker processes could not start"):
+            C.connect("local:1", quiet=True)
+
+
+def test_a_worker_that_dies_while_it_compiles_is_one_sentence(tmp_path):
+    """A worker killed while it compiles the engine (cold cache) is one ClusterError sentence naming the worker's
+    death, not the scheduler's."""
+    script = tmp_path / "dies.py"
+    script.write_text(r'''
+import os, signal, sys, threading, time
+from reversis_sim import cluster as C
+from reversis_sim.policies import parse_seats
+from reversis_sim.rules import PARLETT
+
+if __name__ == "__main__":
+    with C.connect("local:1", quiet=True) as cluster:
+        pid = next(iter(cluster.client.run(os.getpid).values()))
+        threading.Timer(1.0, os.kill, (pid, signal.SIGKILL)).start()
+        try:
+            cluster.prepare(PARLETT, parse_seats(["random"]), "reference", here=False)
+        except C.ClusterError as e:
+            print(e)
+            sys.exit(3)
+''')
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=_cold_env(tmp_path),
+                          timeout=300)
+    assert done.returncode == 3, (done.stdout, done.stderr[-2000:])
+    assert "a worker of local:1 died while loading the engine on the workers" in done.stdout
+
+
+def _serve(port: int, *, workers: int = 1) -> list[subprocess.Popen]:
+    """A dask scheduler on ``port`` and ``workers`` one-thread workers, as separate processes."""
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", str(port),
+                               "--no-dashboard"], **quiet)]
+    time.sleep(2)
+    procs += [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", f"tcp://127.0.0.1:{port}",
+                                "--nthreads", "1", "--no-dashboard"], **quiet) for _ in range(workers)]
+    return procs
+
+
+def _stop(procs) -> None:
+    for p in procs:
+        p.kill()
+        p.wait(timeout=30)
+
+
+def test_a_scheduler_that_goes_away_mid_run_is_one_sentence_and_resume_completes_identically(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "there"
+    args = ["simulate", "--seat", "avoid", "--deals", str(300 * 12), "--seed", "8", "--chunk-matches", "2",
+            "--quiet", "--no-figures", "--writer", "client", "--out", str(out), "--scheduler",
+            f"tcp://127.0.0.1:{port}"]
+    served = _serve(port)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None and len(list(out.glob("part-*.parquet"))) < 3:
+            time.sleep(0.01)
+        served[0].kill()  # the scheduler goes away
+        _, err = proc.communicate(timeout=120)
+    finally:
+        _stop(served)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the scheduler was stopped")
+    assert proc.returncode == 1 and "Traceback" not in err, err[-3000:]
+    assert f"lost the dask scheduler at tcp://127.0.0.1:{port}" in err and "continue with:" in err, err[-2000:]
+    again = err.strip().splitlines()[-1].split("continue with: ", 1)[1]
+    served = _serve(port)  # the scheduler is back (the same address), and the printed command finishes the run
+    try:
+        import shlex
+
+        done = subprocess.run([sys.executable, "-m", "reversis_sim", *shlex.split(again)[1:]], capture_output=True,
+                              text=True, timeout=300)
+    finally:
+        _stop(served)
+    assert done.returncode == 0, done.stderr[-3000:]
+    spec = RunSpec.for_deals(PARLETT, ["avoid"], deals=300 * 12, seed=8, chunk_matches=2)
+    run(spec, tmp_path / "here")
+    _same_files(tmp_path / "here", out)
+
+
+def test_ctrl_c_on_a_local_cluster_stops_at_once_without_the_workers_tracebacks(tmp_path):
+    """Ctrl-C in a terminal reaches the whole process group (the client and its workers): the workers ignore it
+    and the client stops them, so the user reads one sentence, not a traceback per worker."""
+    proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", "compare", "--candidate", "tuned", "--baseline",
+                             "avoid", "--deals", "24000000", "--scheduler", "local:2"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and _children(proc.pid) < 2:
+        time.sleep(0.1)
+    time.sleep(3)  # the workers are playing
+    os.killpg(proc.pid, signal.SIGINT)
+    stopped = time.monotonic()
+    _, err = proc.communicate(timeout=60)
+    assert time.monotonic() - stopped < 20
+    assert proc.returncode == 130 and "interrupted" in err, err[-2000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+
+
+def _children(pid: int) -> int:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return len(out.stdout.split())

@@ -105,11 +105,15 @@ def _cli(*args):
     (["--predeal", "0=ZZ"], "'ZZ' is not a card"), (["--predeal", "9=JH"], "not a seat"),
     (["--where", "hearts(0) >"], "does not parse"), (["--where", "luck(0) > 1"], "unknown function luck()"),
     (["--where", "has(0, JH) and has(1, JH)"], "no shuffle among 5,000"),
+    (["--where", "has(0, JH) and has(1, JH)"], "loosen it or predeal the cards it asks for"),
+    # under modern_five the dealer sits out and holds nothing: no advice to predeal (impossible there)
+    (["--rules", "modern_five", "--where", "has(0, JH)"], "the dealer sits out and is dealt no cards"),
 ])
 def test_bad_constraints_are_one_sentence_exit_2_and_write_nothing(tmp_path, args, fragment):
     out = tmp_path / "never"
     r = _cli("simulate", "--deals", "240", "--out", str(out), *args)
     assert r.returncode == 2 and fragment in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert "modern_five" not in args or "predeal" not in r.stderr.split("sits out")[1]
     assert not out.exists()
 
 

@@ -221,7 +221,7 @@ def test_a_full_disk_stops_the_run_in_one_sentence_and_resume_completes_it(unint
             monkeypatch.setattr(folder.pq, "write_table", full_disk)
         r = cli("simulate", *RUN, "--out", out)
         one_sentence(r, 1, "no space left on the device", "every chunk written so far is kept",
-                     "run the same command with --resume")
+                     "continue with: reversis-sim simulate", f"--out {out}", "--resume")
         kept = completed_chunks(json.loads((out / "manifest.json").read_text()))
         assert 0 < len(kept) < 5
         if real:  # make room: move the run to a larger disk, as a user would

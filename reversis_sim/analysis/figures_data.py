@@ -322,3 +322,17 @@ class _Curve:
     def frame(self, by_cols: list[str]) -> pl.DataFrame:
         sub = pl.DataFrame({k: np.concatenate([o[k] for o in self.out]) for k in self.out[0]})
         return self.key.join(sub, how="cross") if by_cols else sub
+
+
+EVERY_DEAL = -1
+"""The key of the "every deal" bar of :func:`quinola_fates`."""
+
+
+def quinola_fates(risk: dict[str, pl.DataFrame], by: str = "hearts_at_lead") -> pl.DataFrame:
+    """The Quinola fate figure's table: the fate of every deal (``talon`` included: a J♥ that no seat held at the
+    first lead, 11% of ``parlett`` deals) under the key :data:`EVERY_DEAL`, then the holder's fate by ``by``
+    (``hearts_at_lead`` or ``position``), from :func:`reversis_sim.analysis.quinola_risk`'s ``fate`` and
+    ``fate_by_<...>`` tables (``rate``, Wilson ``ci_low``, ``ci_high``, ``successes``, ``trials``)."""
+    held = risk["fate_by_hearts" if by == "hearts_at_lead" else f"fate_by_{by}"]
+    every = risk["fate"].with_columns(pl.lit(EVERY_DEAL).cast(held[by].dtype).alias(by)).select(held.columns)
+    return pl.concat([every, held])

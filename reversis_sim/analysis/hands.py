@@ -25,9 +25,8 @@ from ..engines import get_engine
 from ..record import RunSpec, part_files, read_manifest
 from ..rules import Rules
 from .batches import Batches
+from .names import HAND_FEATURES
 from .tables import mean_table, rate_table
-
-FEATURES = ("top_cards", "hearts", "aces", "points", "quinola", "voids", "guards")
 
 
 def _bits(mask_of_cards) -> np.uint64:
@@ -35,7 +34,8 @@ def _bits(mask_of_cards) -> np.uint64:
 
 
 def hand_features(masks: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
-    """Every feature of :data:`FEATURES` for an array of hand masks (any shape), as ``int8`` arrays of its shape."""
+    """Every feature of :data:`HAND_FEATURES` for an array of hand masks (any shape), as ``int8`` arrays of that
+    shape."""
     t = rules.tables
     m = np.asarray(masks, np.uint64)
     top = [c for c in t.deck if t.strength[c] >= max(t.strength[x] for x in t.deck if C.suit_of(x) == C.suit_of(c))
@@ -60,7 +60,7 @@ def hand_features(masks: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
     }
 
 
-def with_hand_features(out: str | Path, features=FEATURES) -> tuple[dict, Batches]:
+def with_hand_features(out: str | Path, features=HAND_FEATURES) -> tuple[dict, Batches]:
     """(manifest, batches of the run's rows, one part each, with the feature columns of the seat's dealt hand)."""
     manifest = read_manifest(out)
     spec = RunSpec.from_identity(manifest)
@@ -89,8 +89,8 @@ def by_hand(out: str | Path, feature: str = "top_cards") -> pl.DataFrame:
     """For each value of ``feature`` in a seat's dealt hand: seats' mean fish per deal (``mean``, ``ci_low``,
     ``ci_high``), the reversis committed and made rates (``committed_rate``, ``made_rate`` of the committed), and
     ``attempt_fish``: the mean fish of the committed seats (null where none was), with its interval."""
-    if feature not in FEATURES:
-        raise ValueError(f"unknown hand feature {feature!r}; valid features: {', '.join(FEATURES)}")
+    if feature not in HAND_FEATURES:
+        raise ValueError(f"unknown hand feature {feature!r}; valid features: {', '.join(HAND_FEATURES)}")
     _, lf = with_hand_features(out, (feature,))
     lf = lf.with_columns((pl.col("reversis_seat") == pl.col("seat")).alias("committed"),
                          ((pl.col("reversis_seat") == pl.col("seat")) & pl.col("reversis_made")).alias("made"))
@@ -140,8 +140,8 @@ def quinola_by_hand(out: str | Path, feature: str = "guards") -> pl.DataFrame:
     ``ci_low``, ``ci_high``, ``successes``, ``trials``) and the holder's mean ``quinola_net`` per deal with its
     interval (``cost_mean``, ``cost_ci_low``, ``cost_ci_high``: the match as the unit). Holder: the seat dealt the
     J♥ (``quinola`` feature), whatever the exchange did with it."""
-    if feature not in FEATURES:
-        raise ValueError(f"unknown hand feature {feature!r}; valid features: {', '.join(FEATURES)}")
+    if feature not in HAND_FEATURES:
+        raise ValueError(f"unknown hand feature {feature!r}; valid features: {', '.join(HAND_FEATURES)}")
     wanted = tuple(dict.fromkeys((feature, "quinola")))
     _, lf = with_hand_features(out, wanted)
     holders = lf.filter(pl.col("quinola") == 1).with_columns(pl.col("quinola_fate").cast(pl.String))
@@ -154,3 +154,13 @@ def quinola_by_hand(out: str | Path, feature: str = "guards") -> pl.DataFrame:
         feature, pl.col("mean").alias("cost_mean"), pl.col("ci_low").alias("cost_ci_low"),
         pl.col("ci_high").alias("cost_ci_high"))
     return fates.join(cost, on=feature, how="left").sort(feature, "fate")
+
+
+def hand_tables(out: str | Path, features=HAND_FEATURES) -> dict[str, pl.DataFrame]:
+    """``fish_by_<F>`` (:func:`by_hand`) and ``quinola_by_<F>`` (:func:`quinola_by_hand`) for every feature F, in
+    that order: the tables ``hands`` prints and draws, and ``analyze --hand`` adds."""
+    tables = {}
+    for f in features:
+        tables[f"fish_by_{f}"] = by_hand(out, f)
+        tables[f"quinola_by_{f}"] = quinola_by_hand(out, f)
+    return tables

@@ -11,8 +11,9 @@ import polars as pl
 from ..overrides import label
 from ..record import part_files, payments_path, read_manifest
 from .batches import ROWS_PER_BATCH, Batches, collect_additive
-from .figures_data import convergence, fish_distribution
+from .figures_data import convergence, fish_distribution, quinola_fates
 from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share
+from .names import TABLES
 from .payments import fish_by_reason
 from .scan import scan_run
 
@@ -120,7 +121,7 @@ def analysis_tables(out: str | Path, *, engine: str = "scan") -> dict[str, pl.Da
     if engine == "scan":
         scan = scan_run(out, reasons_by="policy")
         q = scan.quinola_risk()
-        return {
+        tables = {
             "fish_by_seat": scan.fish_by("seat"),
             "fish_by_seat_zero_sum": scan.fish_by("seat", "fish_zero_sum"),
             "fish_by_position": scan.fish_by("position"),
@@ -133,6 +134,8 @@ def analysis_tables(out: str | Path, *, engine: str = "scan") -> dict[str, pl.Da
             "quinola_others_pay": q["others_pay"],
             "reversis_rates": scan.reversis_rates("policy"),
         }
+        assert tuple(tables) == TABLES
+        return tables
     manifest, lf = load_run(out, batched=True)
     lf = lf.with_columns(pl.col("policy").cast(pl.String))
     q = quinola_risk(lf)
@@ -186,7 +189,7 @@ def figure_tables(out: str | Path, *, engine: str = "scan") -> tuple[dict, dict[
         "fish_by_policy": fish("policy"),
         "fish_distribution": lambda: fish_distribution(lf, "policy"),
         "convergence": lambda: convergence(lf, ["seat", "policy"]),
-        "quinola_fate_by_hearts": lambda: q()["fate_by_hearts"],
+        "quinola_fate_by_hearts": lambda: quinola_fates(q()),
         "quinola_cost": lambda: q()["cost"],
         "reversis_rates": (lambda: scan().reversis_rates("policy")) if engine == "scan"
         else (lambda: reversis_rates(lf, "policy")),

@@ -1,5 +1,6 @@
-"""The ``reversis-sim`` commands on a run folder once it is written: ``hands`` (outcomes by the hand dealt),
-``repair`` (a lost manifest rebuilt from the parts) and ``upgrade`` (a folder of an older schema rewritten)."""
+"""``reversis-sim analyze | plot | hands | repair | upgrade``: a run folder once it is written (its tables, its
+figures, outcomes by the hand dealt, a lost manifest rebuilt, an older schema rewritten). Parse, call the library,
+print."""
 
 from __future__ import annotations
 
@@ -7,109 +8,172 @@ import json
 from pathlib import Path
 
 import click
-import polars as pl
 
-from .analysis.hands import FEATURES as HAND_FEATURES
-from .cli_options import folder_errors
-from .record import SCHEMA_VERSION, completed_chunks, read_manifest, repair_manifest
-from .record.upgrade import upgrade as upgrade_folder
+from ..analysis.names import HAND_FEATURES, TABLES
+from .options import command, folder_errors
 
-
-def register(main: click.Group) -> None:
-    """Add the commands of this module to the ``reversis-sim`` group."""
-
-    @main.command()
-    @click.argument("run_dir", type=click.Path())
-    def repair(run_dir):
-        """Rebuild the manifest of a run folder from its part files, after manifest.json was lost or damaged: every
-        part carries its run's description, chunk and row count. Parts of another run are refused; damaged parts are
-        left out, and 'simulate ... --resume' recomputes them.
-
-        \b
-        Example:
-          reversis-sim repair results/demo
-        """
-        with folder_errors(run_dir, "fix that and repair again"):
-            manifest = repair_manifest(run_dir)
-        done, total = len(completed_chunks(manifest)), manifest["n_chunks"]
-        next_step = (f"analyze it with 'reversis-sim analyze {run_dir}'" if done == total else
-                     "finish it with the simulate command that started it, and --resume")
-        click.echo(f"rebuilt {Path(run_dir) / 'manifest.json'} from the parts: {manifest['rules']}, seed "
-                   f"{manifest['seed']}, {done:,} of {total:,} chunks complete; {next_step}")
+TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
+                   tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True)
+"""How ``analyze`` prints a table as text (``polars.Config``)."""
 
 
-    @main.command()
-    @click.argument("run_dir", type=click.Path())
-    @click.option("--feature", "features", multiple=True, type=click.Choice(HAND_FEATURES),
-                  help="Hand features to tabulate (repeatable; default hearts, guards, aces, voids).")
-    @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
-    @click.option("--figures/--no-figures", default=True, show_default=True,
-                  help="Draw one figure per feature into RUN_DIR/figures/hand_<feature>.png.")
-    def hands(run_dir, features, fmt, figures):
-        """Outcomes by the hand dealt: for each value of a feature of a seat's dealt hand (heart length, the J♥'s
-        guards, Aces, voids, top cards, card points), the seats' expected fish per deal, the J♥ holder's cost and the
-        Quinola's fate, with 95% intervals. On a run of constrained deals (--predeal, --where) the tables are
-        conditional on the constraint, and say so (docs/constraints.md).
+@command("analyze")
+@click.argument("run_dir", type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
+@click.option("--table", "tables", type=click.Choice(TABLES), multiple=True,
+              help="Only these tables (csv takes exactly one; default: all, or fish_by_seat for csv).")
+@click.option("--hand", "hand_features", multiple=True, type=click.Choice(HAND_FEATURES),
+              help="Add the tables by this feature of the hand dealt: fish_by_<F> and quinola_by_<F> (repeatable; "
+                   "'reversis-sim hands' also draws them).")
+def analyze(run_dir, fmt, tables, hand_features):
+    """Print the analysis of a run folder: expected fish per deal by seat, by position relative to the dealer
+    and by policy (95% CIs, the match as the sampling unit); the Quinola's fate and cost for its holder; reversis
+    and espagnolette rates with Wilson intervals; with --hand, outcomes by a feature of the hand dealt
+    (conditional on the run's --predeal/--where, if any).
 
-        \b
-        Example:
-          reversis-sim simulate --predeal 0=JH --deals 240000 --out results/holder
-          reversis-sim hands results/holder --feature guards
-        """
-        from .analysis.hands import by_hand, conditioning, quinola_by_hand
+    \b
+    Example:
+      reversis-sim analyze results/demo --format json
+    """
+    import polars as pl
 
-        features = features or ("hearts", "guards", "aces", "voids")
-        with folder_errors(run_dir, "fix that and run it again"):
-            cond = conditioning(run_dir)
-            tables = {}
-            for f in features:
-                tables[f"fish_by_{f}"] = by_hand(run_dir, f)
-                tables[f"quinola_by_{f}"] = quinola_by_hand(run_dir, f)
-            paths = []
-            if figures:
-                from .plot import run_caption, your_hand
-                from .plot.files import save_figure
+    from ..analysis import analysis_tables
+    from ..analysis.hands import hand_tables
 
-                caption = run_caption(read_manifest(run_dir))
-                where = None if cond["deals"] is None else json.dumps(cond["deals"])
-                for f in features:
-                    fig = your_hand(tables[f"fish_by_{f}"], tables[f"quinola_by_{f}"], f, caption=caption,
-                                    conditional=where)
-                    paths.append(save_figure(fig, Path(run_dir) / "figures" / f"hand_{f}.png"))
-        if fmt == "json":
-            click.echo(json.dumps({"conditioning": cond, **{k: v.to_dicts() for k, v in tables.items()}}, indent=2,
-                                  default=str))
-        else:
-            if cond["deals"] is not None:
-                share = "unknown share" if cond["acceptance"] is None else f"{cond['acceptance']:.2%} of shuffles"
-                click.echo(f"conditional on the deals meeting {json.dumps(cond['deals'])} ({share}): rates and means "
-                           f"are among those deals")
-            for name, t in tables.items():
-                if fmt == "csv":
-                    click.echo(f"# {name}")
-                    click.echo(t.write_csv(), nl=False)
-                else:
-                    click.echo(f"\n## {name.replace('_', ' ')}")
-                    with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_formatting="MARKDOWN",
-                                   tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
-                        click.echo(t)
-        for p in paths:
-            click.echo(f"wrote {p}", err=True)
+    extra = [n for f in hand_features for n in (f"fish_by_{f}", f"quinola_by_{f}")]
+    names = list(tables) + extra if tables or fmt == "csv" else list(TABLES) + extra
+    names = names or ["fish_by_seat"]
+    if fmt == "csv" and len(names) != 1:
+        raise click.UsageError("--format csv prints one table: give exactly one --table")
+    with folder_errors(run_dir, "check the folder and its files"):
+        all_tables = analysis_tables(run_dir)
+        if hand_features:
+            all_tables.update(hand_tables(run_dir, hand_features))
+    if fmt == "csv":
+        click.echo(all_tables[names[0]].write_csv(), nl=False)
+        return
+    if fmt == "json":
+        click.echo(json.dumps({n: all_tables[n].to_dicts() for n in names}, indent=2, default=str))
+        return
+    with pl.Config(**TEXT_TABLES):
+        for n in names:
+            click.echo(f"\n## {n.replace('_', ' ')}\n{all_tables[n]}")
 
 
-    @main.command()
-    @click.argument("run_dir", type=click.Path())
-    def upgrade(run_dir):
-        """Rewrite a run folder of schema version 1 (one table with a paid and a received column per reason) in
-        version 2 (a lean seat table and a payments table, docs/schema.md), in place and row for row; run it again to
-        finish an interrupted upgrade.
+@command("plot")
+@click.argument("run_dir", type=click.Path())
+@click.option("--format", "formats", type=click.Choice(["png", "svg"]), multiple=True,
+              help="Image formats (default: png and svg).")
+def plot(run_dir, formats):
+    """Draw the figures of a run folder into RUN_DIR/figures/: expected fish per deal by seat, position and
+    policy; the distribution of fish per deal; convergence of the running mean; the Quinola's fate and cost;
+    reversis and espagnolette rates. Every figure carries the run's rules, deal count and seed.
 
-        \b
-        Example:
-          reversis-sim upgrade results/demo
-        """
-        with folder_errors(run_dir, "fix that and upgrade again"):
-            done, before = upgrade_folder(run_dir)
-        click.echo(f"upgraded {run_dir} to schema version {SCHEMA_VERSION}: {done:,} chunks rewritten"
-                   + (f", {before:,} already done by an earlier upgrade" if before else "")
-                   + f"; analyze it with 'reversis-sim analyze {run_dir}'")
+    \b
+    Example:
+      reversis-sim plot results/demo
+    """
+    from ..plot import write_figures
+
+    with folder_errors(Path(run_dir) / "figures", "fix that (free space, permissions) and draw again"):
+        paths = write_figures(run_dir, formats=tuple(formats) or ("png", "svg"))
+    click.echo(f"wrote {len(paths)} figures to {Path(run_dir) / 'figures'}")
+    for p in paths:
+        click.echo(f"  {p}")
+
+
+@command("repair")
+@click.argument("run_dir", type=click.Path())
+def repair(run_dir):
+    """Rebuild the manifest of a run folder from its part files, after manifest.json was lost or damaged: every
+    part carries its run's description, chunk and row count. Parts of another run are refused; damaged parts are
+    left out, and 'simulate ... --resume' recomputes them.
+
+    \b
+    Example:
+      reversis-sim repair results/demo
+    """
+    from ..record import completed_chunks, repair_manifest
+
+    with folder_errors(run_dir, "fix that and repair again"):
+        manifest = repair_manifest(run_dir)
+    done, total = len(completed_chunks(manifest)), manifest["n_chunks"]
+    next_step = (f"analyze it with 'reversis-sim analyze {run_dir}'" if done == total else
+                 "finish it with the simulate command that started it, and --resume")
+    click.echo(f"rebuilt {Path(run_dir) / 'manifest.json'} from the parts: {manifest['rules']}, seed "
+               f"{manifest['seed']}, {done:,} of {total:,} chunks complete; {next_step}")
+
+
+@command("hands")
+@click.argument("run_dir", type=click.Path())
+@click.option("--feature", "features", multiple=True, type=click.Choice(HAND_FEATURES),
+              help="Hand features to tabulate (repeatable; default hearts, guards, aces, voids).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
+@click.option("--figures/--no-figures", default=True, show_default=True,
+              help="Draw one figure per feature into RUN_DIR/figures/hand_<feature>.png.")
+def hands(run_dir, features, fmt, figures):
+    """Outcomes by the hand dealt: for each value of a feature of a seat's dealt hand (heart length, the J♥'s
+    guards, Aces, voids, top cards, card points), the seats' expected fish per deal, the J♥ holder's cost and the
+    Quinola's fate, with 95% intervals. On a run of constrained deals (--predeal, --where) the tables are
+    conditional on the constraint, and say so (docs/constraints.md).
+
+    \b
+    Example:
+      reversis-sim simulate --predeal 0=JH --deals 240000 --out results/holder
+      reversis-sim hands results/holder --feature guards
+    """
+    import polars as pl
+
+    from ..analysis.hands import conditioning, hand_tables
+    from ..record import read_manifest
+
+    features = features or ("hearts", "guards", "aces", "voids")
+    with folder_errors(run_dir, "fix that and run it again"):
+        cond = conditioning(run_dir)
+        tables = hand_tables(run_dir, features)
+        paths = []
+        if figures:
+            from ..plot import write_hand_figures
+
+            paths = write_hand_figures(run_dir, tables, features, manifest=read_manifest(run_dir),
+                                       conditional=None if cond["deals"] is None else json.dumps(cond["deals"]))
+    if fmt == "json":
+        click.echo(json.dumps({"conditioning": cond, **{k: v.to_dicts() for k, v in tables.items()}}, indent=2,
+                              default=str))
+    else:
+        if cond["deals"] is not None:
+            share = "unknown share" if cond["acceptance"] is None else f"{cond['acceptance']:.2%} of shuffles"
+            click.echo(f"conditional on the deals meeting {json.dumps(cond['deals'])} ({share}): rates and means "
+                       f"are among those deals")
+        for name, t in tables.items():
+            if fmt == "csv":
+                click.echo(f"# {name}")
+                click.echo(t.write_csv(), nl=False)
+            else:
+                click.echo(f"\n## {name.replace('_', ' ')}")
+                with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_formatting="MARKDOWN",
+                               tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
+                    click.echo(t)
+    for p in paths:
+        click.echo(f"wrote {p}", err=True)
+
+
+@command("upgrade")
+@click.argument("run_dir", type=click.Path())
+def upgrade(run_dir):
+    """Rewrite a run folder of schema version 1 (one table with a paid and a received column per reason) in
+    version 2 (a lean seat table and a payments table, docs/schema.md), in place and row for row; run it again to
+    finish an interrupted upgrade.
+
+    \b
+    Example:
+      reversis-sim upgrade results/demo
+    """
+    from ..record import SCHEMA_VERSION
+    from ..record.upgrade import upgrade as upgrade_folder
+
+    with folder_errors(run_dir, "fix that and upgrade again"):
+        done, before = upgrade_folder(run_dir)
+    click.echo(f"upgraded {run_dir} to schema version {SCHEMA_VERSION}: {done:,} chunks rewritten"
+               + (f", {before:,} already done by an earlier upgrade" if before else "")
+               + f"; analyze it with 'reversis-sim analyze {run_dir}'")

@@ -1,20 +1,55 @@
-"""Options shared by the commands of :mod:`reversis_sim.cli` and :mod:`reversis_sim.cli_compare`."""
+"""The options and error handling the commands share.
+
+Like every module of the command line, it imports only the plain-Python parts of the library at its top (the
+presets, the engines' and the policies' names, the limits of a run): numba, polars, pyarrow, scipy and matplotlib
+are imported inside the commands that need them, so that ``--help``, ``rules`` and ``policies`` start at once.
+"""
 
 from __future__ import annotations
 
 import errno
 import functools
+import shlex
+import sys
+import threading
+import time
 from contextlib import contextmanager
 
 import click
 
-from .engines import ENGINES
-from .overrides import with_overrides
-from .policies import PolicySpecError, parse_spec
-from .record import MIN_MATCHES, RunError
-from .rules import PRESETS, RulesError, get_preset
+from ..cluster import ClusterError, local_workers
+from ..engines import ENGINES
+from ..keys import MAX_SEED
+from ..overrides import with_overrides
+from ..policies import PolicySpecError, parse_spec
+from ..record import MIN_MATCHES, RunError
+from ..rules import PRESETS, RulesError, get_preset
 
-MAX_SEED = 2**63 - 1
+
+class Command(click.Command):
+    """A command that keeps the arguments it was typed with, so that an interrupted one can print the exact command
+    that continues it (:func:`continue_command`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["reversis.args"] = list(args)
+        return super().parse_args(ctx, args)
+
+
+command = functools.partial(click.command, cls=Command)
+"""``@command(name)``: every command of the package is one (:class:`Command`)."""
+
+
+def continue_command(ctx: click.Context, *, out: str | None = None) -> str:
+    """The command line that continues the interrupted command of ``ctx``: the arguments it was typed with, without
+    ``--force``, with ``--resume`` (and ``--out OUT`` when the folder was the default), quoted for a shell."""
+    args = [a for a in ctx.meta.get("reversis.args", []) if a != "--force"]
+    if out is not None and not any(a == "--out" or a.startswith("--out=") for a in args):
+        args += ["--out", str(out)]
+    if "--resume" not in args:
+        args.append("--resume")
+    return shlex.join(["reversis-sim", ctx.info_name, *args])
+
+
 DEFAULT_SEAT = "avoid"
 """The seat policy of every command that plays deals when no --seat is given (simulate and replay alike)."""
 
@@ -28,12 +63,40 @@ def _rules(ctx, param, value):
 
 rules_option = click.option("--rules", "rules", default="parlett", show_default=True, callback=_rules,
                             help=f"Rules preset: {', '.join(PRESETS)}.")
-seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-                           help="Run seed (a non-negative integer).")
+SEED = click.IntRange(0, MAX_SEED)
+"""Every seed of the command line: 0 to 2**63 - 1 (:data:`reversis_sim.keys.MAX_SEED`), checked by click."""
+seed_option = click.option("--seed", type=SEED, default=0, show_default=True,
+                           help=f"Run seed (0 to {MAX_SEED:,}).")
 
 rule_option = click.option("--rule", "rule_overrides", multiple=True, metavar="NAME=VALUE",
                            help="Override one parameter of the preset (repeatable), e.g. --rule party_bonus=40; "
                                 "'reversis-sim rules PRESET' lists every parameter and its value.")
+
+
+seat_option = click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
+                           help="Seat policy 'family[:key=value,...]' or a named preset; once for every seat, or once "
+                                f"per seat (four; five under modern_five) (default: {DEFAULT_SEAT}, as simulate).")
+
+
+def seats_of(rules, specs):
+    """The seat policies of ``--seat`` (:data:`DEFAULT_SEAT` in every seat when none is given), or
+    ``click.BadParameter`` naming the problem."""
+    from ..policies import parse_seats
+
+    try:
+        return parse_seats(specs or (DEFAULT_SEAT,), rules.n_seats)
+    except PolicySpecError as e:
+        raise click.BadParameter(str(e), param_hint="'--seat'") from None
+
+
+REFUSALS = (ValueError, RulesError, PolicySpecError, RunError)
+"""What the library raises for input it refuses (a bad parameter, a rule set it cannot play, a folder it will not
+touch): the commands print it as one sentence."""
+
+
+def fail(e: Exception):
+    """A refusal of the library (bad input it found, a folder it will not touch) as one sentence, exit status 1."""
+    raise click.ClickException(str(e)) from None
 
 
 def with_rule_overrides(rules, overrides):
@@ -126,13 +189,10 @@ COMMON_OPTIONS = [
 def _scheduler(ctx, param, value):
     if value is None:
         return None
-    from .cluster import LOCAL  # no dask in it: dask is imported only when a cluster is connected
-
-    m = LOCAL.match(value.strip())
-    if m and int(m.group(1)) < 1:
-        raise click.BadParameter(f"{value}: a local cluster needs at least 1 worker process (local:2)")
-    if value.strip().startswith("local") and not m:
-        raise click.BadParameter(f"{value}: write local:N, N worker processes (local:2)")
+    try:
+        local_workers(value)  # a malformed or impossible local:N; no dask is imported here
+    except ClusterError as e:
+        raise click.BadParameter(str(e)) from None
     return value.strip()
 
 
@@ -149,14 +209,17 @@ def on_cluster(address: str | None):
     if address is None:
         yield None
         return
-    from .cluster import ClusterError, connect, use
+    from ..cluster import connect, use
 
     try:
-        cluster = connect(address)
+        cluster = connect(address, quiet=True)
     except ClusterError as e:
         raise click.ClickException(str(e)) from None
-    with cluster, use(cluster):
-        yield cluster
+    try:
+        with cluster, use(cluster):
+            yield cluster
+    except ClusterError as e:  # lost while the command ran: a worker that died, a scheduler that went away
+        raise click.ClickException(str(e)) from None
 
 
 def with_common_options(f):
@@ -195,27 +258,93 @@ ACCEPTANCE_SAMPLE = 20_000
 
 def deals_from(rules, predeal, where, *, quiet: bool = False):
     """The :class:`reversis_sim.constraints.Deals` of ``--predeal`` and ``--where`` (None without them), checked
-    before anything runs: a bad predeal or expression, or a condition that (almost) no shuffle meets for some
-    dealer, is one sentence and exit 2. Prints the estimated acceptance rate unless ``quiet``."""
-    from .constraints import ConstraintError, deals_of
-    from .reference import acceptance
+    before anything runs (:func:`reversis_sim.reference.check_acceptance`): a bad predeal or expression, or a
+    condition that (almost) no shuffle meets for some dealer, is one sentence and exit 2. Prints the estimated
+    acceptance rate unless ``quiet``."""
+    from ..constraints import ConstraintError, deals_of
+    from ..reference import check_acceptance
 
     try:
         deals = deals_of(rules, predeal, where)
+        if deals is None or deals.where is None:
+            return deals
+        rate = check_acceptance(rules, deals, ACCEPTANCE_SAMPLE)
     except ConstraintError as e:
         raise click.UsageError(str(e)) from None
-    if deals is None or deals.where is None:
-        return deals
-    rates = acceptance(rules, deals, ACCEPTANCE_SAMPLE)
-    for dealer, (passed, tried) in enumerate(rates):
-        if passed == 0:
-            raise click.UsageError(
-                f"--where {deals.where.text!r}: no shuffle among {tried:,} dealt by seat {dealer} meets it (with the "
-                f"predealt cards): impossible, or too rare to sample (under 1 in {tried:,}); loosen it or predeal "
-                f"the cards it asks for")
-    passed = sum(p for p, _ in rates)
-    tried = sum(t for _, t in rates)
     if not quiet:
-        click.echo(f"--where {deals.where.text!r}: about {passed / tried:.2%} of shuffles pass ({passed:,} of "
-                   f"{tried:,} sampled); the deals are drawn again until one does", err=True)
+        click.echo(f"--where {deals.where.text!r}: about {rate:.2%} of {ACCEPTANCE_SAMPLE:,} sampled shuffles pass; "
+                   f"the deals are drawn again until one does", err=True)
     return deals
+
+
+COMPILE_NOTICE = ("compiling the engine (the first run on this machine only, then it is cached on disk; about 2 "
+                  "minutes on 2 cores)")
+
+
+@contextmanager
+def compiling_notice(quiet: bool = False, *, every: float = 0.5, at_least: float = 1.0):
+    """On a terminal, say so when numba compiles inside the block (the first run on a machine, or after an update),
+    with a line that shows it progressing (functions compiled, seconds; refreshed ``every`` seconds) and, for a
+    compilation of ``at_least`` seconds, how long it took; nothing when the kernels load from the on-disk cache,
+    nothing with ``quiet`` or off a terminal (like the progress bar: a log or a pipe gets the command's output
+    only)."""
+    from ..jit import CompileWatch
+
+    stop = threading.Event()
+
+    def report(watch) -> None:
+        said = False
+        while not stop.wait(every):
+            if watch.started is None:
+                continue
+            if not said:
+                click.echo(COMPILE_NOTICE, err=True)
+                said = True
+            click.echo(f"\r  {watch.count} functions compiled, {time.monotonic() - watch.started:.0f} s ",
+                       nl=False, err=True)
+
+    show = not quiet and sys.stderr.isatty()
+    with CompileWatch() as watch:
+        thread = threading.Thread(target=report, args=(watch,), name="reversis-compile-notice", daemon=True)
+        if show:
+            thread.start()
+        try:
+            yield watch
+        finally:
+            stop.set()
+            if show:
+                thread.join()
+                if watch.started is not None and time.monotonic() - watch.started >= at_least:
+                    took = time.monotonic() - watch.started
+                    click.echo(f"\ncompiled {watch.count} functions in {took:.0f} s; later runs load them from the "
+                               f"cache", err=True)
+
+
+def interruptible(call, *args, **kwargs):
+    """``call(*args, **kwargs)`` in a thread of its own, the main thread waiting on it, so that Ctrl-C stops the
+    command within a fraction of a second (a numba kernel, hours of search in one call, cannot be interrupted where
+    it runs: the interrupt reaches the waiting main thread instead, and the abandoned work ends with the process).
+    Returns what ``call`` returns; raises what it raises, or KeyboardInterrupt."""
+    result: list = []
+
+    def work() -> None:
+        try:
+            result.append((True, call(*args, **kwargs)))
+        except BaseException as e:  # noqa: BLE001 - handed to the main thread
+            result.append((False, e))
+
+    thread = threading.Thread(target=work, name="reversis-work", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.1)
+    ok, value = result[0]
+    if ok:
+        return value
+    raise value
+
+
+def working(call, *args, **kwargs):
+    """A command's long call into the library: :func:`interruptible` (Ctrl-C stops it at once), saying so when the
+    engine compiles first (:func:`compiling_notice`)."""
+    with compiling_notice():
+        return interruptible(call, *args, **kwargs)

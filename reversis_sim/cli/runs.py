@@ -1,81 +1,47 @@
-"""The ``reversis-sim`` command line: parse, call the library, print. No game logic lives here."""
+"""``reversis-sim simulate | replay | bench``: playing deals (a run into a folder, one deal's record, the engines'
+pace). Parse, call the library, print."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import click
-import polars as pl
 
-from . import __version__
-from .analysis import analysis_tables, summarize_run
-from .analysis.hands import FEATURES as HAND_FEATURES
-from .cli_options import (
+from ..cluster import WRITERS
+from ..engines import ENGINES
+from ..record import MAX_CHUNK_DEALS, MAX_DEALS, MAX_MATCH_DEALS, MAX_MATCHES
+from ..rules import RulesError
+from .options import (
     DEFAULT_SEAT,
+    command,
+    compiling_notice,
+    continue_command,
     deals_from,
+    fail,
     folder_errors,
     on_cluster,
     rule_option,
     rules_option,
     scheduler_option,
+    seat_option,
+    seats_of,
     seed_option,
     threads_option,
     with_constraint_options,
     with_rule_overrides,
 )
-from .engines import ENGINES, get_engine
-from .overrides import label, override_text
-from .policies import FAMILIES, NAMED, PolicySpecError, parse_seats, parse_spec
-from .record import (
-    MAX_CHUNK_DEALS,
-    MAX_DEALS,
-    MAX_MATCH_DEALS,
-    RunSpec,
-    completed_chunks,
-    read_manifest,
-)
-from .rules import PRESETS, RulesError, get_preset
-from .simulate import WRITERS, run
-
-MAX_MATCH = 2**32 - 1
-
-ROLLOUT_DOC = ("the heuristic that plays the deals out and takes the exchange and the declaration: a named preset, "
-               "a family, or a spec in parentheses, rollout=(avoid:take=0,declare=3); never a search")
 
 
-def _seats(ctx, rules, specs):
-    try:
-        return parse_seats(specs, rules.n_seats)
-    except PolicySpecError as e:
-        raise click.BadParameter(str(e), param_hint="'--seat'") from None
-
-
-seat_option = click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
-                           help="Seat policy 'family[:key=value,...]' or a named preset; once for every seat, or once "
-                                f"per seat (four; five under modern_five) (default: {DEFAULT_SEAT}, as simulate).")
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="reversis-sim")
-def main() -> None:
-    """Simulate and analyse Reversis, the 17th-century trick-avoidance game.
-
-    \b
-    Example:
-      reversis-sim replay --seed 7 --match 0 --deal 3
-    """
-
-
-@main.command()
+@command("replay")
 @rules_option
 @rule_option
 @seed_option
-@click.option("--match", type=click.IntRange(0, MAX_MATCH), default=0, show_default=True, help="Match number.")
+@click.option("--match", type=click.IntRange(0, MAX_MATCHES - 1), default=0, show_default=True,
+              help="Match number.")
 @click.option("--deal", type=int, default=None, help="Deal number within the match (0-based); omit for every deal.")
 @seat_option
 @click.option("--indent", type=click.IntRange(0, 8), default=None,
@@ -91,8 +57,10 @@ def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine,
     Example:
       reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat random
     """
+    from ..engines import get_engine
+
     rules = with_rule_overrides(rules, rule_overrides)
-    seats = _seats(None, rules, seat_specs or (DEFAULT_SEAT,))
+    seats = seats_of(rules, seat_specs)
     if deal is not None and not 0 <= deal < rules.match_deals:
         raise click.BadParameter(f"deal {deal} is out of range: a {rules.name} match has {rules.match_deals} deals "
                                  f"(0..{rules.match_deals - 1})", param_hint="'--deal'")
@@ -102,14 +70,16 @@ def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine,
     except RulesError as e:
         raise click.BadParameter(str(e), param_hint="'--engine'") from None
     deals = deals_from(rules, predeal, where, quiet=True)
-    if deal is not None:
-        try:
-            record = play.deal_record(rules, seats, seed=seed, match=match, deal=deal, deals=deals)
-        except ValueError as e:  # a parlett_simple match that ended before this deal
-            raise click.BadParameter(str(e), param_hint="'--deal'") from None
-        click.echo(json.dumps(record, indent=indent))
-        return
-    for record in play.match_records(rules, seats, seed=seed, match=match, deals=deals):
+    with compiling_notice():
+        if deal is not None:
+            try:
+                record = play.deal_record(rules, seats, seed=seed, match=match, deal=deal, deals=deals)
+            except ValueError as e:  # a parlett_simple match that ended before this deal
+                raise click.BadParameter(str(e), param_hint="'--deal'") from None
+            click.echo(json.dumps(record, indent=indent))
+            return
+        records = play.match_records(rules, seats, seed=seed, match=match, deals=deals)
+    for record in records:
         click.echo(json.dumps(record))
 
 
@@ -117,7 +87,7 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
     return f"results/{rules_name}_seed{seed}_{n_deals}deals"
 
 
-@main.command()
+@command("simulate")
 @rules_option
 @rule_option
 @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
@@ -146,8 +116,9 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @click.option("--writer", type=click.Choice(WRITERS), default="auto", show_default=True,
               help="With --scheduler: who writes the parts: the client, the workers (storage shared with them), or "
                    "auto: the workers when they all see the run folder (docs/cluster.md).")
-def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, resume, force, threads, chunk_matches,
-             engine, fmt, quiet, figures, predeal, where, scheduler, writer):
+@click.pass_context
+def simulate(ctx, rules, rule_overrides, seat_specs, deals, match_deals, seed, out, resume, force, threads,
+             chunk_matches, engine, fmt, quiet, figures, predeal, where, scheduler, writer):
     """Play whole matches of Reversis and stream every deal into a run folder (Parquet part files and a
     manifest), then print a summary. A killed or interrupted run continues with --resume and ends with exactly
     the rows of an uninterrupted run.
@@ -156,45 +127,57 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
     Example:
       reversis-sim simulate --rules parlett --seat random --deals 120000 --seed 1 --out results/demo
     """
+    from ..engines import get_engine
+    from ..record import RunSpec
+
     if resume and force:
         raise click.UsageError("--resume and --force exclude each other: resume keeps the run, force replaces it")
     rules = with_rule_overrides(rules, rule_overrides)
-    seats = _seats(None, rules, seat_specs or (DEFAULT_SEAT,))
+    seats = seats_of(rules, seat_specs)
     constraints = deals_from(rules, predeal, where, quiet=quiet)
     try:
         spec = RunSpec.for_deals(rules, seats, deals=deals, seed=seed, match_deals=match_deals,
                                  chunk_matches=chunk_matches, constraints=constraints)
-    except ValueError as e:  # the run's size is out of bounds: nothing is created
+        get_engine(engine).check(rules)
+    except (ValueError, RulesError) as e:  # out of bounds, or a rule set the engine cannot play: nothing is created
         raise click.UsageError(str(e)) from None
     out = out or default_out(rules.name, seed, spec.n_matches * spec.match_deals)
     show = not quiet and sys.stderr.isatty()
-    kept = ("every chunk written so far is kept: fix that (free space, permissions, or choose another --out) and "
-            "run the same command with --resume")
+    kept = "every chunk written so far is kept: fix that (free space, permissions) or choose another --out"
     paths: list = []
+    stage = ["before"]  # "running" once the folder is ours (a fault then leaves a folder --resume continues), "done"
 
     def finish(report) -> None:
         """What follows the run, while the folder's lock is still held (no ``--force`` run replaces the parts under
         the summary): the report, the summary, the figures."""
         bars.close()
+        stage[0] = "done"  # a fault now is the summary's or the figures': the run itself is complete
         if report.repaired:
             click.echo(f"rebuilt the lost manifest of {out} from its part files", err=True)
         if not quiet:
-            click.echo(f"wrote {report.n_deals_run} deals ({report.n_chunks_run} of {report.n_chunks_total} chunks) "
-                       f"to {out}", err=True)
+            click.echo(f"wrote {report.n_deals_run:,} deals ({report.n_chunks_run} of {report.n_chunks_total} "
+                       f"chunks) to {out}", err=True)
             if constraints is not None and constraints.where is not None and report.n_shuffles:
                 click.echo(f"--where accepted {report.n_deals_run:,} of {report.n_shuffles:,} shuffles "
                            f"({report.n_deals_run / report.n_shuffles:.2%})", err=True)
         with folder_errors(out, f"the run itself is complete: fix that and draw the figures with 'reversis-sim plot "
                                 f"{out}'"):
-            _print_summary(out, fmt)
+            print_summary(out, fmt)
             if figures:
-                from .plot import write_figures
+                from ..plot import write_figures
 
                 paths.extend(write_figures(out, formats=("png",)))
+
+    from ..simulate import run  # the heavy part (the engine, Parquet) loads once the command line is found good
 
     try:
         with folder_errors(out, kept), contextlib.ExitStack() as bars:
             cluster = bars.enter_context(on_cluster(scheduler))  # before the folder: an unusable one writes nothing
+            with compiling_notice(quiet):  # the engine loaded (or compiled) before the bar starts counting
+                if cluster is None:
+                    get_engine(engine).warm(rules, seats)
+                else:
+                    cluster.prepare(rules, seats, engine)
             bar = bars.enter_context(click.progressbar(
                 length=spec.n_matches * spec.match_deals, label="deals", file=sys.stderr, hidden=not show,
                 show_pos=True, show_eta=True, item_show_func=lambda rate: rate))
@@ -207,207 +190,137 @@ def simulate(rules, rule_overrides, seat_specs, deals, match_deals, seed, out, r
                 bar.update(n, f"{rate:,.0f} deals/s")
 
             run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress,
-                then=finish, cluster=cluster, writer=writer)
+                then=finish, cluster=cluster, writer=writer, opened=lambda: stage.__setitem__(0, "running"))
     except OverflowError as e:  # the engine's chips would not fit 64 bits (kernel/layout.py MAX_POOL)
         raise click.ClickException(f"{e}; the chunks written before it are kept in {out}") from None
     except KeyboardInterrupt:
-        done = len(completed_chunks(read_manifest(out))) if Path(out, "manifest.json").exists() else 0
-        again = _resume_command(rules.name, rule_overrides, seats, deals, match_deals, seed, out, chunk_matches)
-        click.echo(f"\ninterrupted: {done} of {spec.n_chunks} chunks are saved in {out}; continue with:\n  {again}",
-                   err=True)
-        sys.exit(130)
-    if figures:
-        if fmt == "text":
-            click.echo(f"{len(paths)} figures in {Path(out) / 'figures'} (reversis-sim plot {out} adds SVG)")
+        interrupted(ctx, out, spec.n_chunks)
+    except click.ClickException as e:  # a cluster lost mid-run, a full disk: what was written is kept
+        if stage[0] == "running":
+            e.message += f"; continue with: {continue_command(ctx, out=out)}"
+        raise
+    if figures and fmt == "text":
+        click.echo(f"{len(paths)} figures in {Path(out) / 'figures'} (reversis-sim plot {out} adds SVG)")
 
 
-def _resume_command(rules_name, rule_overrides, seats, deals, match_deals, seed, out, chunk_matches) -> str:
-    parts = ["reversis-sim simulate", f"--rules {rules_name}"] + [f"--rule '{r}'" for r in rule_overrides]
-    parts += [f"--seat '{s}'" for s in ([seats[0]] if len(set(map(str, seats))) == 1 else seats)]
-    parts += [f"--deals {deals}", f"--seed {seed}", f"--out {out}", f"--chunk-matches {chunk_matches}"]
-    if match_deals:
-        parts.append(f"--match-deals {match_deals}")
-    return " ".join(parts + ["--resume"])
+def interrupted(ctx: click.Context, out: str, n_chunks: int):
+    """Ctrl-C during a run: say how much is saved and the exact command that continues it; exit status 130."""
+    from ..record import completed_chunks, read_manifest
+
+    done = len(completed_chunks(read_manifest(out))) if Path(out, "manifest.json").exists() else 0
+    click.echo(f"\ninterrupted: {done} of {n_chunks} chunks are saved in {out}; continue with:\n  "
+               f"{continue_command(ctx, out=out)}", err=True)
+    sys.exit(130)
 
 
-def _print_summary(out, fmt) -> None:
+def print_summary(out, fmt) -> None:
+    """The summary of a run folder (:func:`reversis_sim.analysis.summarize_run`), as text or JSON."""
+    from ..analysis import summarize_run
+    from ..game import FATE_MEANINGS
+
     summary = summarize_run(out)
     if fmt == "json":
         click.echo(json.dumps(summary, indent=2))
         return
-    click.echo(f"{summary['rules_label']}: {summary['n_deals']} deals in {summary['n_matches']} matches, "
+    click.echo(f"{summary['rules_label']}: {summary['n_deals']:,} deals in {summary['n_matches']:,} matches, "
                f"seed {summary['seed']}")
-    click.echo(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}   {'with pool share':>15}")
+    click.echo(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}   {'with pool share':>15}  "
+               f"{'95% CI':>19}")
     for row in summary["seats"]:
         click.echo(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
-                   f"[{row['ci_low']:>8.3f}, {row['ci_high']:>8.3f}]   {row['zero_sum_mean']:>15.3f}")
-    click.echo(f"(the pool keeps {summary['pool_left_per_match']:,.1f} fish per match on average at the end; "
-               f"'with pool share' splits it equally, docs/RULES.md A34)")
-    fate = ", ".join(f"{k} {v:.1%}" for k, v in summary["quinola_fate"].items())
-    click.echo(f"Quinola (J♥) fate: {fate}")
-    click.echo(f"Reversis: committed {summary['reversis_committed']}, made {summary['reversis_made']}; "
-               f"espagnolette: declared {summary['espagnolette_declared']}, made {summary['espagnolette_made']}")
+                   f"[{row['ci_low']:>8.3f}, {row['ci_high']:>8.3f}]   {row['zero_sum_mean']:>15.3f}  "
+                   f"[{row['zero_sum_ci_low']:>8.3f}, {row['zero_sum_ci_high']:>8.3f}]")
+    click.echo(f"(fish per deal: what a seat won minus what it paid. The pool keeps "
+               f"{summary['pool_left_per_match']:,.1f} fish per match on average at the end, which is why every raw "
+               f"mean is negative; 'with pool share' gives each seat an equal share of it, so the seats add up to 0, "
+               f"docs/RULES.md A34)")
+    click.echo("Quinola (J♥) fate, share of the deals:")
+    for fate, rate in summary["quinola_fate"].items():
+        click.echo(f"  {fate:<7} {rate:6.1%}  {FATE_MEANINGS.get(fate, '')}")
+    click.echo(f"Reversis (winning every trick): committed {summary['reversis_committed']:,} times (a seat won all "
+               f"the tricks but the last two and so must win them all), made {summary['reversis_made']:,}")
+    click.echo(f"Espagnolette (a hand of four Aces, or three and the J♥, whose holder plays to win no trick): "
+               f"declared {summary['espagnolette_declared']:,}, made {summary['espagnolette_made']:,}")
 
 
-TABLES = ("fish_by_seat", "fish_by_seat_zero_sum", "fish_by_position", "fish_by_policy", "fish_by_reason",
-          "quinola_fate", "quinola_fate_by_hearts", "quinola_fate_by_position", "quinola_cost", "quinola_others_pay",
-          "reversis_rates")
-
-
-@main.command()
-@click.argument("run_dir", type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
-@click.option("--table", "tables", type=click.Choice(TABLES), multiple=True,
-              help="Only these tables (csv takes exactly one; default: all, or fish_by_seat for csv).")
-@click.option("--hand", "hand_features", multiple=True, type=click.Choice(HAND_FEATURES),
-              help="Add the tables by this feature of the hand dealt: fish_by_<F> and quinola_by_<F> (repeatable; "
-                   "'reversis-sim hands' also draws them).")
-def analyze(run_dir, fmt, tables, hand_features):
-    """Print the analysis of a run folder: expected fish per deal by seat, by position relative to the dealer
-    and by policy (95% CIs, the match as the sampling unit); the Quinola's fate and cost for its holder; reversis
-    and espagnolette rates with Wilson intervals; with --hand, outcomes by a feature of the hand dealt
-    (conditional on the run's --predeal/--where, if any).
-
-    \b
-    Example:
-      reversis-sim analyze results/demo --format json
-    """
-    with folder_errors(run_dir, "check the folder and its files"):
-        all_tables = analysis_tables(run_dir)
-        if hand_features:
-            from .analysis.hands import by_hand, quinola_by_hand
-
-            for f in hand_features:
-                all_tables[f"fish_by_{f}"] = by_hand(run_dir, f)
-                all_tables[f"quinola_by_{f}"] = quinola_by_hand(run_dir, f)
-    extra = [n for f in hand_features for n in (f"fish_by_{f}", f"quinola_by_{f}")]
-    names = list(tables) + extra if tables or fmt == "csv" else list(TABLES) + extra
-    names = names or ["fish_by_seat"]
-    if fmt == "csv":
-        if len(names) != 1:
-            raise click.UsageError("--format csv prints one table: give exactly one --table")
-        click.echo(all_tables[names[0]].write_csv(), nl=False)
-        return
-    if fmt == "json":
-        click.echo(json.dumps({n: all_tables[n].to_dicts() for n in names}, indent=2, default=str))
-        return
-    with pl.Config(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
-                   tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True):
-        for n in names:
-            click.echo(f"\n## {n.replace('_', ' ')}\n{all_tables[n]}")
-
-
-@main.command()
-@click.argument("run_dir", type=click.Path())
-@click.option("--format", "formats", type=click.Choice(["png", "svg"]), multiple=True,
-              help="Image formats (default: png and svg).")
-def plot(run_dir, formats):
-    """Draw the figures of a run folder into RUN_DIR/figures/: expected fish per deal by seat, position and
-    policy; the distribution of fish per deal; convergence of the running mean; the Quinola's fate and cost;
-    reversis and espagnolette rates. Every figure carries the run's rules, deal count and seed.
-
-    \b
-    Example:
-      reversis-sim plot results/demo
-    """
-    from .plot import write_figures
-
-    with folder_errors(Path(run_dir) / "figures", "fix that (free space, permissions) and draw again"):
-        paths = write_figures(run_dir, formats=tuple(formats) or ("png", "svg"))
-    click.echo(f"wrote {len(paths)} figures to {Path(run_dir) / 'figures'}")
-    for p in paths:
-        click.echo(f"  {p}")
-
-
-@main.command("rules")
-@click.argument("preset", required=False)
-@rule_option
+@command("bench")
+@rules_option
+@click.option("--seat", "seat_specs", multiple=True, metavar="SPEC", help="Seat policies (default: random).")
+@click.option("--deals", type=click.IntRange(1), default=None,
+              help="Deals per kernel measurement (default 240,000; with --search 1,200).")
+@click.option("--threads", type=click.IntRange(1), default=None, help="'All threads' (default: all cores).")
+@click.option("--search", "search_specs", multiple=True, metavar="SPEC",
+              help="Measure these search settings instead (repeatable): one search seat among three --field.")
+@click.option("--field", default="tuned", show_default=True, metavar="SPEC",
+              help="With --search: the other seats' policy.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def rules_cmd(preset, rule_overrides, fmt):
-    """List every rules preset with its source and its differences from parlett, or print every parameter of
-    one preset (each can be changed with --rule NAME=VALUE on simulate, replay, compare, tournament and sweep;
-    give --rule here to see the result).
+def bench(rules, seat_specs, deals, threads, search_specs, field, fmt):
+    """Measure, in one run, the deals per second of the reference engine, of the numba kernel on one thread
+    and on all threads, and of a whole run written to disk (simulate --no-figures, startup excluded), their
+    ratios and the bytes per deal on disk (shared machines are noisy: compare ratios, not absolutes).
+    With --search: the cost of each search setting, deals per second per core and on all threads, the
+    searching seat's cards per second, and how many times slower than the --field table (same run).
 
     \b
     Example:
-      reversis-sim rules pierer
-      reversis-sim rules parlett --rule party_bonus=40
+      reversis-sim bench --seat avoid --deals 120000 --format json
+      reversis-sim bench --search search:worlds=4 --search search:worlds=16
     """
-    if preset is None:
-        if rule_overrides:
-            raise click.UsageError("--rule modifies a preset: name it, e.g. 'reversis-sim rules parlett --rule ...'")
-        items = [{"name": r.name, "source": r.source, "differences_from_parlett": r.differences()}
-                 for r in PRESETS.values()]
-        if fmt == "json":
-            click.echo(json.dumps(items, indent=2))
-            return
-        for it in items:
-            diff = it["differences_from_parlett"]
-            click.echo(f"{it['name']:<24} {it['source']}")
-            if diff:
-                text = ", ".join(f"{k}={override_text(v[0])}" for k, v in diff.items())
-                click.echo(textwrap.fill(text, width=110, initial_indent="    ", subsequent_indent="    "))
+    from ..policies import PolicySpecError
+
+    if search_specs:
+        _bench_search(rules, search_specs, field, deals or 1_200, threads, fmt)
         return
+    from ..bench import measure
+
     try:
-        base = get_preset(preset)
-    except RulesError as e:
-        raise click.BadParameter(str(e), param_hint="PRESET") from None
-    r = with_rule_overrides(base, rule_overrides)
-    params = r.to_params()
-    changed = {k for k, v in base.to_params().items() if params[k] != v}
-    data = {"name": r.name, "label": label(r.name, params), "source": r.source, "params": params,
-            "overridden": sorted(changed), "differences_from_parlett": r.differences()}
+        with compiling_notice(fmt == "json"):
+            r = measure(rules, list(seat_specs) or ["random"], deals or 240_000, threads=threads)
+    except (ValueError, PolicySpecError, RulesError) as e:
+        fail(e)
+    r["ratio_1_thread"] = r["kernel_deals_per_s_1_thread"] / r["reference_deals_per_s"]
+    r["ratio_all_threads"] = r["kernel_deals_per_s_all_threads"] / r["reference_deals_per_s"]
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps(r, indent=2))
         return
-    click.echo(f"{data['label']}: {r.source}")
-    for k, v in params.items():
-        mark = ("  + (--rule)" if k in changed else "") + ("  *" if k in data["differences_from_parlett"] else "")
-        click.echo(f"  {k:<32} {override_text(v)}{mark}")
-    click.echo("(* differs from parlett; change any parameter with --rule NAME=VALUE, written as above)")
+    click.echo(f"{rules.name}, seats {' '.join(r['seats'])}: {r['n_deals']:,} kernel deals, "
+               f"{r['reference_deals']:,} reference deals")
+    click.echo(f"{'engine':<32}{'deals/s':>14}{'x reference':>14}")
+    ref = r["reference_deals_per_s"]
+    for name, key in (("reference (pure Python)", "reference_deals_per_s"),
+                      ("kernel, 1 thread", "kernel_deals_per_s_1_thread"),
+                      (f"kernel, {r['threads']} threads", "kernel_deals_per_s_all_threads"),
+                      ("end to end (simulate, no figures)", "end_to_end_deals_per_s")):
+        click.echo(f"{name:<32}{r[key]:>14,.0f}{r[key] / ref:>14,.0f}")
+    click.echo(f"end to end / kernel on {r['threads']} threads: {r['end_to_end_vs_kernel']:.2f} "
+               f"({r['end_to_end_vs_kernel_core']:.2f} of the kernel core)")
+    click.echo(f"writer, 1 thread: {r['writer_deals_per_s_1_thread']:,.0f} deals/s, "
+               f"{r['writer_vs_kernel_1_thread']:.2f} cores of writing per core of play; tables built in "
+               f"{r['table_build_ns_per_deal']:.0f} ns a deal")
+    click.echo(f"bytes per deal: Arrow {r['arrow_bytes_per_deal']:.0f} (seats "
+               f"{r['arrow_seat_bytes_per_deal']:.0f}, payments {r['arrow_payment_bytes_per_deal']:.0f}, "
+               f"{r['payment_rows_per_deal']:.1f} rows); disk {r['disk_bytes_per_deal']:.1f} (seats "
+               f"{r['disk_seat_bytes_per_deal']:.1f}, payments {r['disk_payment_bytes_per_deal']:.1f})")
+    sys.stdout.flush()
 
 
-@main.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def policies(fmt):
-    """List the policy families, their parameters, defaults and ranges, and the named presets.
+def _bench_search(rules, specs, field, deals, threads, fmt):
+    """``bench --search``: the table of :func:`reversis_sim.bench.measure_search`."""
+    from ..bench import measure_search
+    from ..policies import PolicySpecError
 
-    \b
-    Example:
-      reversis-sim policies --format json
-    """
-    items = [{"name": f.name, "kind": "family", "idea": f.idea,
-              "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high, "doc": p.doc}
-                         for p in f.params]} for f in FAMILIES.values()]
-    for it, f in zip(items, FAMILIES.values()):
-        if f.searches:
-            it["rollout"] = {"default": f.rollout, "doc": ROLLOUT_DOC}
-    items += [{"name": name, "kind": "preset", "spec": str(parse_spec(text))}
-              for name, text in NAMED.items() if name not in FAMILIES]
+    try:
+        with compiling_notice(fmt == "json"):
+            r = measure_search(rules, list(specs), field, deals, threads=threads)
+    except (ValueError, PolicySpecError, RulesError) as e:
+        fail(e)
     if fmt == "json":
-        click.echo(json.dumps(items, indent=2))
+        click.echo(json.dumps(r, indent=2))
         return
-    for it in items:
-        if it["kind"] == "preset":
-            continue
-        click.echo(f"{it['name']:<12} {it['idea']}")
-        for p in it["params"]:
-            click.echo(f"    {p['name']}={p['default']:g} in [{p['low']:g}, {p['high']:g}]: {p['doc']}")
-        if "rollout" in it:
-            click.echo(f"    rollout={it['rollout']['default']}: {it['rollout']['doc']}")
-    click.echo("named presets:")
-    presets = [it for it in items if it["kind"] == "preset"]
-    width = max((len(it["name"]) for it in presets), default=0)
-    for it in presets:
-        click.echo(f"    {it['name']:<{width}} = {it['spec']}")
-
-
-def _register_more() -> None:
-    from . import cli_compare, cli_folders, cli_tune
-
-    cli_compare.register(main)
-    cli_folders.register(main)
-    cli_tune.register(main)
-
-
-_register_more()
+    click.echo(f"{r['rules']}: one search seat among three {r['field']}, {r['n_deals']:,} deals per measurement; "
+               f"{r['field']} in every seat: {r['field_deals_per_s_1_thread']:,.0f} deals/s on one thread")
+    click.echo(f"{'setting':<36}{'deals/s/core':>14}{'deals/s ' + str(r['threads']) + ' threads':>20}"
+               f"{'its cards/s/core':>18}{'x slower':>10}")
+    for row in r["rows"]:
+        click.echo(f"{row['setting']:<36}{row['deals_per_s_1_thread']:>14,.0f}{row['deals_per_s_all_threads']:>20,.0f}"
+                   f"{row['cards_per_s_1_thread']:>18,.0f}{row['x_field']:>10,.0f}")

@@ -8,6 +8,7 @@ from .vocabulary import (
     FATE_DUMPED,
     FATE_FORCED,
     FATE_LED,
+    FATE_MEANINGS,
     FATE_TALON,
     FATES,
     FORMAT,
@@ -23,7 +24,8 @@ from .vocabulary import (
     quinola_fate,
 )
 
-__all__ = ["DUMP_REASONS", "FATES", "FATE_DUMPED", "FATE_FORCED", "FATE_LED", "FATE_TALON", "FORMAT", "POOL",
+__all__ = ["DUMP_REASONS", "FATES", "FATE_DUMPED", "FATE_FORCED", "FATE_LED", "FATE_MEANINGS", "FATE_TALON", "FORMAT",
+           "POOL",
            "QUINOLA_PAID", "QUINOLA_RECEIVED", "REASONS",
            "DealOutcome", "Exchange", "IllegalPlay", "Payment", "Reversis", "TrickRecord", "deal_record", "dealer_of",
            "espagnolette_eligible", "first_difference", "quinola_fate"]

@@ -39,6 +39,13 @@ DUMP_REASONS = ("ace_dumped", "quinola_dumped")
 FATES = ("talon", "dumped", "forced", "led")
 """What became of the J♥ in a deal (RULES.md §1.7; ``talon`` = never played, R27); a fate's code is its index."""
 FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED = range(len(FATES))
+FATE_MEANINGS = {
+    "talon": "never played: it lay in the talon, or was discarded to it",
+    "dumped": "thrown on a trick of another suit by a seat void in it, which takes the pool",
+    "forced": "played to a heart lead: its holder pays the leader and doubles the pool",
+    "led": "led by its holder, who doubles the pool",
+}
+"""What each fate means, in a newcomer's words (the run summary prints them)."""
 
 
 class IllegalPlay(ValueError):

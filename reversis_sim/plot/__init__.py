@@ -16,7 +16,7 @@ backend of a notebook. A Figure returned here displays in Jupyter like any other
 """
 
 from .compare_figures import paired_difference, payoff_heatmap
-from .files import FIGURES, write_figures
+from .files import FIGURES, hand_figure_path, write_figures, write_hand_figures
 from .hand_figures import your_hand
 from .run_figures import (
     attempt_value,
@@ -29,6 +29,6 @@ from .run_figures import (
 )
 from .style import position_name, run_caption, seat_name
 
-__all__ = ["FIGURES", "attempt_value", "convergence", "expected_fish", "fish_histogram", "paired_difference",
-           "payoff_heatmap", "position_name", "quinola_cost", "quinola_fate", "reversis_rates", "run_caption",
-           "seat_name", "write_figures", "your_hand"]
+__all__ = ["FIGURES", "attempt_value", "convergence", "expected_fish", "fish_histogram", "hand_figure_path",
+           "paired_difference", "payoff_heatmap", "position_name", "quinola_cost", "quinola_fate", "reversis_rates",
+           "run_caption", "seat_name", "write_figures", "write_hand_figures", "your_hand"]

@@ -9,6 +9,7 @@ from pathlib import Path
 from matplotlib import rc_context
 
 from ..analysis import FIGURE_TABLES, figure_tables
+from .hand_figures import your_hand
 from .run_figures import convergence, expected_fish, fish_histogram, quinola_cost, quinola_fate, reversis_rates
 from .style import run_caption
 
@@ -62,3 +63,17 @@ def save_figure(fig, path: str | Path, *, dpi: int = 150) -> Path:
         fig.savefig(path, dpi=dpi, metadata=_METADATA.get(path.suffix.lstrip(".")))
     fig.clear()
     return path
+
+
+def hand_figure_path(run_dir: str | Path, feature: str) -> Path:
+    """Where the figure of outcomes by the hand feature ``feature`` goes: ``<run>/figures/hand_<feature>.png``."""
+    return Path(run_dir) / "figures" / f"hand_{feature}.png"
+
+
+def write_hand_figures(run_dir: str | Path, tables: dict, features: Sequence[str], *, manifest: dict,
+                       conditional: str | None = None) -> list[Path]:
+    """One figure per hand feature (:func:`.hand_figures.your_hand`) from the tables of
+    :func:`reversis_sim.analysis.hands.hand_tables`, into :func:`hand_figure_path`; returns the paths written."""
+    caption = run_caption(manifest)
+    return [save_figure(your_hand(tables[f"fish_by_{f}"], tables[f"quinola_by_{f}"], f, caption=caption,
+                                  conditional=conditional), hand_figure_path(run_dir, f)) for f in features]

@@ -11,6 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, PercentFormatter
 
+from ..analysis.figures_data import EVERY_DEAL
 from .style import (
     COLORS,
     FATE_STYLE,
@@ -202,9 +203,11 @@ def compact(v: float) -> str:
 
 def quinola_fate(fate: pl.DataFrame, *, ax: Axes | None = None, caption: str | None = None,
                  title: str | None = None) -> Figure:
-    """What becomes of the Quinola (J♥) in its holder's hand, by the number of hearts he held at the first lead:
-    stacked shares (``quinola_risk(...)["fate_by_hearts"]``; ``fate_by_position`` works too). The number of
-    hands behind each bar is written above it; bars on fewer than :data:`SMALL_GROUP` hands are faded."""
+    """What becomes of the Quinola (J♥): first in every deal (a bar that includes the J♥ left in the talon, which
+    no seat holds), then in its holder's hand by the number of hearts he held at the first lead: stacked shares
+    (:func:`reversis_sim.analysis.figures_data.quinola_fates`; a ``fate_by_hearts`` or ``fate_by_position`` table
+    alone works too). The number of deals behind each bar is written above it; bars on fewer than
+    :data:`SMALL_GROUP` deals are faded."""
     key = group_cols(fate, "quinola_fate")[0]
     fig, ax = axes(ax, (9, 5.5))
     levels = fate[key].unique(maintain_order=True).sort().to_list()
@@ -229,20 +232,24 @@ def quinola_fate(fate: pl.DataFrame, *, ax: Axes | None = None, caption: str | N
         bottom += share
     for j, n in enumerate(trials):
         ax.text(x[j], 101, f"n={int(n):,}", ha="center", va="bottom", fontsize=7, color="0.5" if small[j] else "0.2")
-    note(ax, f"n: the holder's deals behind each bar; faded: fewer than {SMALL_GROUP}" if small.any()
-          else "n: the holder's deals behind each bar")
+    note(ax, f"n: the deals behind each bar; faded: fewer than {SMALL_GROUP}" if small.any()
+          else "n: the deals behind each bar")
     names = {"hearts_at_lead": "hearts held by the Quinola's holder at the first lead (the J♥ included)",
              "position": "holder's position relative to the dealer (0 = dealer, 1 = eldest)"}
-    ticks = [position_name(v).replace("\n", " ") if key == "position" else str(v) for v in levels]
+    ticks = ["every\ndeal" if v == EVERY_DEAL else position_name(v).replace("\n", " ") if key == "position"
+             else str(v) for v in levels]
     ax.set_xticks(x, ticks)
+    if EVERY_DEAL in levels:
+        ax.axvline(levels.index(EVERY_DEAL) + 0.5, color="0.6", lw=0.8, ls=":")
     ax.set_xlabel(names.get(key, key))
-    ax.set_ylabel("share of the holder's deals")
+    ax.set_ylabel("share of the deals")
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.set_ylim(0, 112)
     ax.set_yticks(np.arange(0, 101, 20))
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8, frameon=False)
     by = {"hearts_at_lead": "his heart length", "position": "his position"}.get(key, key)
-    return finish(fig, ax, title or f"The Quinola's fate for its holder, by {by}", caption)
+    every = "in every deal, and " if EVERY_DEAL in levels else ""
+    return finish(fig, ax, title or f"The Quinola's fate {every}for its holder by {by}", caption)
 
 
 def quinola_cost(cost: pl.DataFrame, *, ax: Axes | None = None, caption: str | None = None,

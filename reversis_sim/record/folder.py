@@ -227,6 +227,7 @@ def repair_manifest(out: str | Path) -> dict:
     out = Path(out)
     if not out.is_dir():
         raise RunError(f"{out} is not a folder")
+    run_description_of_parts(out)  # a folder that holds no run is refused before it gets a lock file
     with FolderLock(out):
         identity, present = run_description_of_parts(out)
         spec = RunSpec.from_identity(identity)

@@ -16,7 +16,8 @@ from __future__ import annotations
 from .audit import ScriptedPolicy, settle_record
 from .deal import DealState
 from .match import play_deal, play_deal_outcome, play_match, replay
-from .table import Layout, acceptance, deal_cards, eldest, legal_cards, playing_order, trick_winner
+from .table import Layout, acceptance, check_acceptance, deal_cards, eldest, legal_cards, playing_order, trick_winner
 
-__all__ = ["DealState", "Layout", "ScriptedPolicy", "acceptance", "deal_cards", "eldest", "legal_cards", "play_deal",
-           "play_deal_outcome", "play_match", "playing_order", "replay", "settle_record", "trick_winner"]
+__all__ = ["DealState", "Layout", "ScriptedPolicy", "acceptance", "check_acceptance", "deal_cards", "eldest",
+           "legal_cards", "play_deal", "play_deal_outcome", "play_match", "playing_order", "replay", "settle_record",
+           "trick_winner"]

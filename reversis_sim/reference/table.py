@@ -136,3 +136,23 @@ def acceptance(rules: Rules, deals: Deals, n: int = 20_000, seed: int = 0) -> li
             passed += _meets(rules, deals, layout)
         out.append((passed, per_dealer))
     return out
+
+
+def check_acceptance(rules: Rules, deals: Deals, n: int = 20_000) -> float:
+    """The share of shuffles that meet ``deals``' ``--where`` (:func:`acceptance` on ``n`` shuffles), or
+    :class:`~reversis_sim.constraints.ConstraintError` in one sentence when no shuffle some seat deals meets it:
+    impossible, or too rare to sample, or (a dealer who sits out, ``modern_five``) a condition an empty hand cannot
+    meet."""
+    rates = acceptance(rules, deals, n)
+    for dealer, (passed, tried) in enumerate(rates):
+        if passed:
+            continue
+        text = f"--where {deals.where.text!r}: no shuffle among {tried:,} dealt by seat {dealer} meets it"
+        if rules.dealer_sits_out:
+            raise ConstraintError(f"{text}: under {rules.name} the dealer sits out and is dealt no cards, so a "
+                                  f"condition that needs cards in seat {dealer}'s hand fails in every deal seat "
+                                  f"{dealer} deals (one in {rules.n_seats}); write it so that an empty hand meets it "
+                                  f"too, or play a four-seat preset")
+        raise ConstraintError(f"{text} (with the predealt cards): impossible, or too rare to sample (under 1 in "
+                              f"{tried:,}); loosen it or predeal the cards it asks for")
+    return sum(p for p, _ in rates) / sum(t for _, t in rates)

@@ -1,0 +1,224 @@
+"""The findings of a new user's run through the toolkit (issue 23), each as that user met it: the command, then the
+exit status, one sentence, and nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from reversis_sim.cli import main
+from reversis_sim.record import completed_chunks, part_files
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def command(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "reversis_sim", *map(str, args)], capture_output=True, text=True,
+                          timeout=600, **kw)
+
+
+def rows(out) -> pl.DataFrame:
+    return pl.read_parquet(part_files(out)).sort(["match", "deal", "seat"])
+
+
+def test_a_money_override_that_could_overflow_is_refused_before_anything_runs(tmp_path):
+    out = tmp_path / "never"
+    r = cli("simulate", "--deals", "24000", "--seed", "1", "--rule", "quinola_dumped=4611686018427387904", "--out",
+            out)
+    assert r.exit_code == 2 and "a stake or payment is at most 1,000,000 fish" in r.output, r.output
+    assert "Traceback" not in r.output and not out.exists()
+
+
+def _wait_for_parts(out: Path, n: int, proc, limit: float = 240) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if len(completed_chunks(json.loads((out / "manifest.json").read_text()))) >= n:
+                return
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.01)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT is POSIX")
+def test_the_command_printed_after_ctrl_c_is_exactly_runnable_and_finishes_the_run(tmp_path):
+    """A constrained run on one thread of the numba engine, interrupted: the printed command keeps --predeal,
+    --where, --engine and --threads (all of it but --force), and running it finishes the run with the rows of an
+    uninterrupted one."""
+    out = tmp_path / "held"
+    args = ["simulate", "--predeal", "0=JH", "--where", "hearts(0) >= 3", "--deals", "480000", "--seed", "4",
+            "--chunk-matches", "100", "--engine", "numba", "--threads", "1", "--quiet", "--no-figures", "--out",
+            str(out), "--force"]
+    proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    _wait_for_parts(out, 2, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the interrupt landed")
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    printed = err.strip().splitlines()[-1].strip()
+    again = shlex.split(printed)
+    assert again[:2] == ["reversis-sim", "simulate"] and "--force" not in again and again[-1] == "--resume"
+    for kept in ("--predeal", "0=JH", "--where", "hearts(0) >= 3", "--engine", "--threads"):
+        assert kept in again, (kept, printed)
+    done = command(*again[1:])
+    assert done.returncode == 0, done.stderr
+    whole = tmp_path / "whole"
+    assert command(*[a if a != str(out) else str(whole) for a in args]).returncode == 0
+    assert rows(out).equals(rows(whole))
+
+
+def test_ctrl_c_during_compare_stops_at_once_and_says_nothing_was_kept():
+    proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", "compare", "--candidate",
+                             "search:worlds=64", "--baseline", "tuned", "--deals", "2400000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)  # started, and deep in a search chunk that the kernel plays in one call
+    proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    _, err = proc.communicate(timeout=60)
+    assert time.monotonic() - sent < 5, "Ctrl-C took more than a few seconds to stop the comparison"
+    assert proc.returncode == 130 and "Traceback" not in err and "Aborted!" not in err, err
+    assert "interrupted: compare stopped before it finished" in err and "nothing of this run was kept" in err
+
+
+TUNE = ["tune", "--base", "avoid", "--param", "take=0..8", "--param", "guard=0..6", "--budget-deals", "400000",
+        "--eval-deals", "4800", "--confirm-deals", "24000", "--seed", "9", "--format", "json"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT is POSIX")
+def test_an_interrupted_tuning_keeps_its_evaluations_and_resume_ends_with_the_uninterrupted_result(tmp_path):
+    out = tmp_path / "tuning"
+    proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", *TUNE, "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    journal = out / "journal.jsonl"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None and (
+            not journal.exists() or len(journal.read_text().splitlines()) < 4):
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the tuning finished before the interrupt landed")
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert "block evaluations made are kept in" in err and "--resume" in err
+    again = shlex.split(err.strip().splitlines()[-1])
+    assert again[-1] == "--resume"
+    refused = command(*TUNE[:-2], "--seed", "10", "--format", "json", "--out", out, "--resume")
+    assert refused.returncode == 1 and "was started with other settings (confirm_seed, seed differ)" in \
+        refused.stderr, refused.stderr
+    resumed = command(*again[1:])
+    assert resumed.returncode == 0, resumed.stderr
+    assert "block evaluations of" in resumed.stderr and "are read back, not simulated" in resumed.stderr
+    whole = command(*TUNE)
+    timing = ("search_seconds", "evaluations_per_s")
+    a, b = json.loads(resumed.stdout), json.loads(whole.stdout)
+    assert {k: v for k, v in a.items() if k not in timing} == {k: v for k, v in b.items() if k not in timing}
+    assert json.loads((out / "manifest.json").read_text())["kind"] == "tune" and (out / "trials.parquet").exists()
+    done = command(*TUNE, "--out", out, "--resume")
+    assert done.returncode == 1 and "holds a complete tune: nothing to resume" in done.stderr
+
+
+def test_a_refused_tuning_leaves_no_folder_and_an_interrupted_one_asks_for_resume(tmp_path):
+    out = tmp_path / "never"
+    r = cli(*TUNE, "--budget-deals", "100", "--out", out)
+    assert r.exit_code == 2 and "judges 0 candidates" in r.output and not out.exists()
+    from reversis_sim.tune.journal import open_journal
+
+    open_journal(out, "tune", {"seed": 1}, resume=False, force=False)  # started, then killed before a trial
+    r = cli(*TUNE, "--out", out)
+    assert r.exit_code == 1 and "holds an interrupted tune: continue it with --resume" in r.output
+
+
+def test_best_response_prints_a_negative_explore_mean_with_one_sign(capsys):
+    from reversis_sim.cli.tuning import _echo_result
+    from reversis_sim.rules import PARLETT
+
+    summary = {"optimizer": "optuna", "n_trials": 9, "n_pruned": 2, "search_deals": 10**6, "search_seconds": 3.0,
+               "evaluations_per_s": 5.0, "best": "avoid:take=2", "explore_mean": -5.917, "explore_blocks": 4,
+               "significant": False, "confirm_deals": 2400, "confirmed_gain": -0.5, "ci_low": -1.0,
+               "ci_high": 0.1, "p_value": 0.2}
+    result = SimpleNamespace(summary=lambda: summary, seed=1, confirm_seed=2, baseline="avoid")
+    _echo_result(result, PARLETT, "best response to avoid")
+    text = capsys.readouterr().out
+    assert "(-5.917 fish per deal" in text and "+-" not in text
+
+
+def test_repair_of_a_folder_that_holds_no_run_leaves_nothing_behind(tmp_path):
+    (tmp_path / "notes.txt").write_text("not a run")
+    r = cli("repair", tmp_path)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_the_compile_notice_shows_the_compilation_progressing_on_a_terminal(monkeypatch, capsys):
+    """A function numba has never compiled (a fresh closure: nothing cached): on a terminal the notice, a progress
+    line and the time it took; off a terminal, and when the kernels come from the cache, nothing."""
+    import numba
+
+    from reversis_sim.cli.options import COMPILE_NOTICE, compiling_notice
+
+    def fresh():
+        salt = time.perf_counter_ns()
+
+        @numba.njit
+        def f(n):
+            total = 0
+            for i in range(n):
+                total += (i * salt) % 7
+            return total
+        return f
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with compiling_notice(every=0.001, at_least=0.0) as watch:
+        fresh()(10)
+    err = capsys.readouterr().err
+    assert watch.count >= 1 and COMPILE_NOTICE in err and "functions compiled" in err and "compiled " in err
+    f = fresh()
+    f(10)
+    with compiling_notice(every=0.001, at_least=0.0) as watch:
+        f(20)  # already compiled for this type: nothing to say
+    assert watch.count == 0 and capsys.readouterr().err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    with compiling_notice(every=0.001, at_least=0.0):
+        fresh()(10)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_summary_explains_itself_and_the_fate_figure_counts_the_talon(tmp_path):
+    out = tmp_path / "run"
+    r = cli("simulate", "--deals", "4800", "--seed", "2", "--quiet", "--no-figures", "--out", out)
+    assert r.exit_code == 0, r.output
+    for words in ("with pool share", "never played: it lay in the talon", "a seat won all the tricks but the last two",
+                  "Espagnolette (a hand of four Aces, or three and the J♥"):
+        assert words in r.output, words
+    seat_rows = [line for line in r.output.splitlines() if line.strip().startswith(("0 ", "1 ", "2 ", "3 "))]
+    assert len(seat_rows) == 4 and all(line.count("[") == 2 for line in seat_rows)  # both columns have intervals
+    from reversis_sim.analysis import figure_tables
+    from reversis_sim.analysis.figures_data import EVERY_DEAL
+
+    fates = figure_tables(out)[1]["quinola_fate_by_hearts"]()
+    every = fates.filter(pl.col("hearts_at_lead") == EVERY_DEAL)
+    assert "talon" in every["quinola_fate"].to_list() and abs(every["rate"].sum() - 1) < 1e-9
+
+
+def test_the_docs_point_inside_the_clone():
+    """Nothing a reader follows points outside the repository (the project's copy of the rules is docs/RULES.md)."""
+    offenders = [str(p.relative_to(ROOT)) for p in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+                 if "../shared" in p.read_text()]
+    assert not offenders, offenders
