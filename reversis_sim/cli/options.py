@@ -211,6 +211,9 @@ def on_cluster(address: str | None):
         return
     from ..cluster import connect, use
 
+    n = local_workers(address)
+    if n is not None and sys.stderr.isatty():
+        click.echo(f"starting {n} local worker process{'es' * (n > 1)} (a few seconds)", err=True)
     try:
         cluster = connect(address, quiet=True)
     except ClusterError as e:
