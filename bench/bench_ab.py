@@ -6,7 +6,7 @@
 Each version runs from its own git worktree (a temporary one for a revision; ``--head`` defaults to the working
 tree as it is) in its own process, so each keeps its own numba cache; an untimed first call compiles. Then every
 round measures each version in turn (A, B, A, B...): deals per CPU-second of one thread of the kernel core
-(``engine.batch.core_runner``, ``parlett`` unless ``--rules``), the median of ``--reps`` timed stretches. A shared
+(``numba_engine.batch.core_runner``, ``parlett`` unless ``--rules``), the median of ``--reps`` timed stretches. A shared
 machine swings by ±20% from minute to minute, which a single pair of runs cannot tell from a change; the ratio of
 the two versions within each round, and its median over the rounds, can. Not part of the test suite.
 """
@@ -26,7 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 MEASURE = """
 import json, statistics, sys, time
-from reversis_sim.engine.batch import core_runner
+try:
+    from reversis_sim.numba_engine.batch import core_runner
+except ImportError:  # a revision from before the numba engine's package was named so
+    from reversis_sim.engine.batch import core_runner
 from reversis_sim.policies import parse_seats
 from reversis_sim.rules import get_preset
 rules, seats, reps, secs = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3]), float(sys.argv[4])

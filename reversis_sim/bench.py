@@ -9,7 +9,7 @@ which compiles the kernel or loads it from the on-disk cache:
 - ``kernel_deals_per_s_1_thread`` / ``..._all_threads``: the numba engine through the engine interface
   (:func:`reversis_sim.engines.get_engine`; allocation of the result columns and their conversion included);
 - ``kernel_core_deals_per_s_1_thread`` / ``..._all_threads``: the compiled kernel alone, writing into buffers that
-  are allocated and touched once beforehand (:func:`reversis_sim.engine.batch.core_runner`);
+  are allocated and touched once beforehand (:func:`reversis_sim.numba_engine.batch.core_runner`);
 - ``end_to_end_deals_per_s``: a whole run written to a run folder as ``simulate --no-figures`` writes it
   (:func:`reversis_sim.simulate.run`, all threads, in a temporary folder; the kernels are already compiled, so the
   process's startup is not in it), with ``end_to_end_vs_kernel`` (its ratio to the kernel on all threads through the
@@ -33,8 +33,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .columns import Chunk
-from .engine.batch import core_runner
 from .engines import get_engine
+from .numba_engine.batch import core_runner
 from .policies import PolicySpec, parse_seats
 from .record import WRITE_OPTIONS, RunSpec, payment_table, seat_table
 from .record.spec import CHUNK_MATCHES

@@ -11,7 +11,7 @@ the very layout their Arrow columns take, so that writing a part file copies not
   by seat, then reason code, paid before received.
 
 :func:`from_records` builds a chunk from reference deal records: the oracle for the kernel's chunks (a test requires
-them equal, array for array). The numba engine fills the blocks directly (:mod:`reversis_sim.engine.rows`).
+them equal, array for array). The numba engine fills the blocks directly (:mod:`reversis_sim.numba_engine.rows`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ The ``--where`` language (docs/constraints.md) is a Python-like expression over 
 
 A program is an ``int64`` array of (opcode, a, b) triples for a stack machine (:func:`evaluate` here, the numba
 twin in :mod:`reversis_sim.kernel.where`). The kernel freezes the opcodes, so this file is watched by the kernel
-cache (:mod:`reversis_sim.jit`).
+cache (:mod:`reversis_sim.kernel.jit`).
 """
 
 from __future__ import annotations

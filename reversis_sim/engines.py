@@ -1,7 +1,7 @@
 """The one engine interface: per-deal columns and deal records from either engine, chosen by name.
 
 Every caller that plays deals (a run, a replay, a comparison, the benchmark) asks :func:`get_engine` for an
-:class:`Engine` and calls it; nothing else chooses between the numba kernels (:mod:`reversis_sim.engine`) and the
+:class:`Engine` and calls it; nothing else chooses between the numba kernels (:mod:`reversis_sim.numba_engine`) and the
 readable reference (:mod:`reversis_sim.reference`). Both give the same numbers: that is what the agreement tests
 check.
 
@@ -66,13 +66,13 @@ class NumbaEngine:
     name = "numba"
 
     def check(self, rules: Rules) -> None:
-        from .engine import check_engine_supported
+        from .numba_engine import check_engine_supported
 
         check_engine_supported(rules)
 
     def columns(self, rules, seats, *, seed, first_match, n_matches, match_deals=None, threads=None,
                 policy_seeds=None, deals=None):
-        from .engine import play_matches
+        from .numba_engine import play_matches
 
         return play_matches(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches,
                             match_deals=match_deals, threads=threads, policy_seeds=policy_seeds, deals=deals)
@@ -81,18 +81,18 @@ class NumbaEngine:
         self.columns(rules, seats, seed=0, first_match=0, n_matches=1, match_deals=1)
 
     def match_records(self, rules, seats, *, seed, match, n_deals=None, policy_seeds=None, deals=None):
-        from .engine import trace_match
+        from .numba_engine import trace_match
 
         return trace_match(rules, seats, seed=seed, match=match, n_deals=n_deals, policy_seeds=policy_seeds,
                            deals=deals)
 
     def deal_record(self, rules, seats, *, seed, match, deal, policy_seeds=None, deals=None):
-        from .engine import trace_deal
+        from .numba_engine import trace_deal
 
         return trace_deal(rules, seats, seed, match, deal, policy_seeds=policy_seeds, deals=deals)
 
     def dealt_hands(self, rules, *, seed, first_match, n_matches, match_deals=None, deals=None):
-        from .engine.hands import dealt_hands
+        from .numba_engine.hands import dealt_hands
 
         return dealt_hands(rules, seed=seed, first_match=first_match, n_matches=n_matches, match_deals=match_deals,
                            deals=deals)
@@ -151,6 +151,15 @@ class ReferenceEngine:
 
 
 _ENGINES: dict[str, Engine] = {"numba": NumbaEngine(), "reference": ReferenceEngine()}
+
+
+def compile_watch():
+    """A context manager that counts what numba compiles while it is entered (``CompileWatch`` of the numba floor,
+    :mod:`reversis_sim.kernel.jit`: ``count``, ``started``, ``active``), for a command that says when the engine
+    compiles."""
+    from .numba_engine import CompileWatch
+
+    return CompileWatch()
 
 
 def get_engine(name: str) -> Engine:

@@ -6,7 +6,8 @@ the stream key). Results are then identical whatever the batch size, thread coun
 replayed from its identifiers alone, and two policies compared on "the same deal" see the same cards and the same
 policy randomness.
 
-This is the readable Python twin; :mod:`reversis_sim.engine.keys` holds the numba one, and a test checks they agree.
+This is the readable Python twin; :mod:`reversis_sim.kernel.keys_nb` holds the numba one, and a test checks they
+agree.
 
 Decision indices used by the engines (one fixed index per decision, so that one decision never shifts another's
 randomness): ``TAKE`` and ``DISCARD`` for the talon exchange, ``DECLARE`` for the espagnolette (``GOAL`` for its

@@ -2,11 +2,11 @@
 
     python scripts/check_agreement.py --deals 20000 --rules parlett_penguin --seed 7
 
-Plays whole matches (of the random policy by default) through both engines (``engine.trace_match`` and
+Plays whole matches (of the random policy by default) through both engines (``numba_engine.trace_match`` and
 ``reference.play_match``) and compares the complete deal records (cards, decisions, tricks, payments, result).
 Prints progress, the first differing field of each mismatch (at most ``--show``), and a summary with the count per
 rule set; exits 1 on any mismatch. ``--rules all`` cycles through every preset the engine plays (all of them),
-``--rules stress`` through the stress variants of :mod:`reversis_sim.engine.stress` (rare events made common),
+``--rules stress`` through the stress variants of :mod:`reversis_sim.numba_engine.stress` (rare events made common),
 ``--rules every`` through both; a comma-separated list names several. ``--seats`` takes one spec for every seat or a
 table that is repeated to fill the seats (four specs fill ``modern_five``'s five seats as 0 1 2 3 0). Matches have
 each preset's own length unless ``--match-deals`` is given (``parlett_simple`` matches end at the target).
@@ -24,10 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reversis_sim import reference  # noqa: E402
-from reversis_sim.engine.stress import STRESS  # noqa: E402
-from reversis_sim.engine.trace import trace_match  # noqa: E402
 from reversis_sim.game import first_difference  # noqa: E402
 from reversis_sim.kernel.compiled import check_engine_supported, engine_plays  # noqa: E402
+from reversis_sim.numba_engine.stress import STRESS  # noqa: E402
+from reversis_sim.numba_engine.trace import trace_match  # noqa: E402
 from reversis_sim.policies import parse_seats  # noqa: E402
 from reversis_sim.rules import PRESETS, RulesError  # noqa: E402
 

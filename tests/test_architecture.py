@@ -11,18 +11,18 @@ PACKAGE = Path(__file__).resolve().parents[1] / "reversis_sim"
 
 FLOORS = {
     # the ground: encodings and tools with no game in them
-    "__init__": 0, "cards": 0, "keys": 0, "jit": 0, "bits": 0.25, "keys_nb": 0.5,
+    "__init__": 0, "cards": 0, "keys": 0,
     # the rules, then the shared game vocabulary and the per-deal columns both engines output
     "rules": 1, "overrides": 1.5, "constraints": 1.75, "game": 2, "columns": 2.5,
     # the numba rules of a deal (compiled rules, arrays, tricks, payments, settlement): the engine and the search
     "kernel": 2.75,
     "policies": 3,
-    "reference": 4, "engine": 4,  # siblings
+    "reference": 4, "numba_engine": 4,  # siblings
     "engines": 5, "record": 6, "cluster": 6.5, "simulate": 7, "bench": 7.5,
     "analysis": 8, "compare": 9, "tune": 9.5, "plot": 10,
     "cli": 12, "__main__": 13,
 }
-SIBLINGS = {"reference", "engine"}
+SIBLINGS = {"reference", "numba_engine"}
 
 
 def _component(path: Path) -> str:
@@ -79,7 +79,7 @@ def test_imports_flow_down_the_floors_and_name_only_public_things(path):
 
 
 def test_the_engines_are_siblings_over_the_game_vocabulary():
-    for sibling, other in (("reference", "engine"), ("engine", "reference")):
+    for sibling, other in (("reference", "numba_engine"), ("numba_engine", "reference")):
         for path in (PACKAGE / sibling).rglob("*.py"):
             assert other not in {t for t, _, _ in _imports(path)}, f"{path} imports {other}"
 
@@ -93,7 +93,7 @@ def test_modules_stay_small(path):
 def test_the_kernel_cache_watches_the_kernels_own_sources_only():
     """An edit to the reference engine, the record builder or a wrapper recompiles nothing; an edit to any file with
     jitted code, or with constants the kernels freeze in, recompiles the kernels."""
-    from reversis_sim import jit
+    from reversis_sim.kernel import jit
 
     watched = {p.relative_to(PACKAGE).as_posix() for p in jit.WATCHED_FILES}
     jitted = {p.relative_to(PACKAGE).as_posix() for p in MODULES
@@ -101,7 +101,7 @@ def test_the_kernel_cache_watches_the_kernels_own_sources_only():
     assert len(jitted) >= 12 and jitted <= watched, jitted - watched
     assert {"cards.py", "keys.py", "game/vocabulary.py", "policies/registry.py"} <= watched
     assert not [w for w in watched if w.startswith(("reference/", "analysis/", "compare/", "plot/"))]
-    assert "game/deal_record.py" not in watched and "engine/trace.py" not in watched
+    assert "game/deal_record.py" not in watched and "numba_engine/trace.py" not in watched
 
 
 def test_a_lazy_package_exports_no_name_that_is_also_one_of_its_modules():
@@ -119,3 +119,28 @@ def test_a_lazy_package_exports_no_name_that_is_also_one_of_its_modules():
         for export in package.__all__:
             value = getattr(package, export)
             assert export not in modules or type(value).__name__ == "module", f"{name}.{export} is also a module"
+
+
+def test_the_numba_floor_is_one_package_used_by_the_engine_parts_only():
+    """jit, the bit helpers and the keys' numba twin live in kernel/, and only kernel/, policies/ and numba_engine/
+    import them; every decorator is called by its own name (no file renames njit_nrt_free to njit)."""
+    floor = {"kernel.jit", "kernel.bits", "kernel.keys_nb"}
+    for path in MODULES:
+        me = _component(path)
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                dotted = node.module if node.level == 0 else ".".join(
+                    list(path.relative_to(PACKAGE).parts[:-1])[: len(path.relative_to(PACKAGE).parts) - node.level]
+                    + node.module.split("."))
+                dotted = dotted.removeprefix("reversis_sim.")
+                if dotted in floor:
+                    assert me in ("kernel", "policies", "numba_engine"), f"{path.relative_to(PACKAGE)} imports {dotted}"
+                    renamed = [a.name for a in node.names if a.asname and a.name.startswith("njit")]
+                    assert not renamed, f"{path.relative_to(PACKAGE)} renames {renamed}"
+    assert not (PACKAGE / "jit.py").exists() and (PACKAGE / "kernel" / "jit.py").exists()
+
+
+def test_the_top_level_keeps_what_a_reader_needs_to_see_first():
+    modules = sorted(p.stem for p in PACKAGE.glob("*.py"))
+    assert len(modules) <= 12, modules

@@ -12,8 +12,8 @@ from scipy import stats
 
 from reversis_sim import cards as C
 from reversis_sim.constraints import deals_of
-from reversis_sim.engine.hands import dealt_hands
 from reversis_sim.engines import get_engine
+from reversis_sim.numba_engine.hands import dealt_hands
 from reversis_sim.policies import parse_seats
 from reversis_sim.record import RunSpec, read_manifest
 from reversis_sim.rules import PRESETS

@@ -2,7 +2,7 @@
 ``reference.py`` does, card for card and chip for chip, for every preset.
 
 Whole deal records are compared (``trace_match`` against ``reference.play_match``): over about 6,900 deals of the
-twelve presets, over 2,200 deals of the stress variants (``engine.stress``), which make the reversis, the
+twelve presets, over 2,200 deals of the stress variants (``numba_engine.stress``), which make the reversis, the
 espagnolette and the other rare branches common, over the matches of the presets in which the rarest events
 happen (found by the kernel, confirmed on the reference's records), and for tables of heuristic policies. The batch
 columns of ``play_matches`` are compared with ``columns.from_records`` of the reference's records.
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from reversis_sim import columns, reference
-from reversis_sim.engine import check_engine_supported, engine_plays, play_matches, trace_deal, trace_match
-from reversis_sim.engine.stress import STRESS
 from reversis_sim.game import IllegalPlay, first_difference
+from reversis_sim.numba_engine import check_engine_supported, engine_plays, play_matches, trace_deal, trace_match
+from reversis_sim.numba_engine.stress import STRESS
 from reversis_sim.policies import make_policy, parse_seats
 from reversis_sim.rules import PRESETS, RulesError
 
@@ -245,7 +245,7 @@ def test_play_matches_columns_of_a_heuristic_table_equal_the_reference_columns(n
 @pytest.mark.parametrize("preset", ["parlett", "modern", "serbian"])
 def test_an_unknown_family_id_is_refused_not_played_as_another_family(monkeypatch, preset):
     """The dispatch knows only the registered ids: an unknown one is an error naming the seat, in both engines."""
-    import reversis_sim.engine.batch as batch
+    import reversis_sim.numba_engine.batch as batch
 
     real = batch.seat_arrays
 

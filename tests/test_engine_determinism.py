@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from reversis_sim import columns
-from reversis_sim.engine import play_matches
+from reversis_sim.numba_engine import play_matches
 from reversis_sim.policies import parse_seats
 from reversis_sim.rules import PRESETS
 

@@ -4,15 +4,15 @@ import numba
 import numpy as np
 import pytest
 
-from reversis_sim import bits as B
 from reversis_sim import cards as C
 from reversis_sim import keys as K
-from reversis_sim import keys_nb as NK
 from reversis_sim import reference
-from reversis_sim.engine.deal import deal_cards
-from reversis_sim.engine.seats import constraint_arrays, seed_u64
+from reversis_sim.kernel import bits as B
+from reversis_sim.kernel import keys_nb as NK
 from reversis_sim.kernel.compiled import compile_rules
 from reversis_sim.kernel.layout import H_DEALT, SWAPS, alloc
+from reversis_sim.numba_engine.deal import deal_cards
+from reversis_sim.numba_engine.seats import constraint_arrays, seed_u64
 from reversis_sim.rules import PRESETS
 
 M64 = K.M64

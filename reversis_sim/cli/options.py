@@ -291,7 +291,7 @@ def compiling_notice(quiet: bool = False, *, every: float = 0.5, at_least: float
     compilation of ``at_least`` seconds, how long it took; nothing when the kernels load from the on-disk cache,
     nothing with ``quiet`` or off a terminal (like the progress bar: a log or a pipe gets the command's output
     only)."""
-    from ..jit import CompileWatch
+    from ..engines import compile_watch
 
     stop = threading.Event()
 
@@ -307,7 +307,7 @@ def compiling_notice(quiet: bool = False, *, every: float = 0.5, at_least: float
                        nl=False, err=True)
 
     show = not quiet and sys.stderr.isatty()
-    with CompileWatch() as watch:
+    with compile_watch() as watch:
         thread = threading.Thread(target=report, args=(watch,), name="reversis-compile-notice", daemon=True)
         if show:
             thread.start()

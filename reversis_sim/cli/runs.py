@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -230,10 +231,10 @@ def print_summary(out, fmt) -> None:
         click.echo(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
                    f"[{row['ci_low']:>8.3f}, {row['ci_high']:>8.3f}]   {row['zero_sum_mean']:>15.3f}  "
                    f"[{row['zero_sum_ci_low']:>8.3f}, {row['zero_sum_ci_high']:>8.3f}]")
-    click.echo(f"(fish per deal: what a seat won minus what it paid. The pool keeps "
-               f"{summary['pool_left_per_match']:,.1f} fish per match on average at the end, which is why every raw "
-               f"mean is negative; 'with pool share' gives each seat an equal share of it, so the seats add up to 0, "
-               f"docs/RULES.md A34)")
+    click.echo(textwrap.fill(f"(fish per deal: what a seat won minus what it paid. The pool keeps "
+                             f"{summary['pool_left_per_match']:,.1f} fish per match on average at the end, which is "
+                             f"why every raw mean is negative; 'with pool share' gives each seat an equal share of "
+                             f"it, so the seats add up to 0, docs/RULES.md A34)", width=100))
     click.echo("Quinola (J♥) fate, share of the deals:")
     for fate, rate in summary["quinola_fate"].items():
         click.echo(f"  {fate:<7} {rate:6.1%}  {FATE_MEANINGS.get(fate, '')}")

@@ -3,7 +3,7 @@ record's format, the Quinola's fates, an illegal play, one movement of chips and
 
 This module holds names and small pure functions only. The numba kernels freeze the numeric codes defined here
 (the index of a reason in :data:`REASONS`, the ``FATE_*`` codes) into their compiled code, so it is one of the files
-the kernel cache watches (:mod:`reversis_sim.jit`): keep it small.
+the kernel cache watches (:mod:`reversis_sim.kernel.jit`): keep it small.
 """
 
 from __future__ import annotations

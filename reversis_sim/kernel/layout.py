@@ -31,9 +31,9 @@ import numpy as np
 
 from ..constraints import MAX_ATTEMPTS
 from ..game import FATE_DUMPED, FATE_FORCED, FATE_LED, FATE_TALON, IllegalPlay
-from ..jit import njit
-from ..keys_nb import N_DRAWS
 from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS
+from .jit import njit
+from .keys_nb import N_DRAWS
 
 # --- the result row of one deal (the columns of play_matches, reversis_sim.columns) ----------------------------
 COL_MATCH = 0
@@ -60,7 +60,7 @@ COL_ESP_ELIGIBLE = 44  # the (lowest, in fact only) seat eligible to declare aft
 COL_ESP_SEAT = 45  # the declarer as the result reports him (``result.espagnolette``), -1: none
 COL_ESP_MADE = 46
 COL_ERROR = 47  # 0, or ERR_* + 16 * seat: an illegal choice, a full ledger, a pool past MAX_POOL (wrappers raise)
-N_OUT_COLS = 48  # the columns above make the run table's rows (engine/rows.py); those below serve the trace
+N_OUT_COLS = 48  # the columns above make the run table's rows (numba_engine/rows.py); those below serve the trace
 COL_N_PAYMENTS = 48  # ledger rows written
 COL_N_EXCH = 49  # exchange rows written
 COL_DECLARER = 50  # the declarer (the record's top-level ``espagnolette``), -1: none

@@ -9,7 +9,6 @@ who sits out, positions in playing order) lives here too, for both modules.
 from __future__ import annotations
 
 from .. import cards as C
-from ..jit import njit_nrt_free, njit_nrt_free_inline
 from .compiled import (
     MAX_LEDGER,
     MAX_SEATS,
@@ -43,6 +42,7 @@ from .compiled import (
     R_Q_LED,
     R_RETURN,
 )
+from .jit import njit_nrt_free, njit_nrt_free_inline
 from .layout import (
     COL_ERROR,
     COL_FISH,

@@ -13,7 +13,6 @@ The reversis result columns are filled by the caller, :func:`.deal.play_deal`.
 
 from __future__ import annotations
 
-from ..jit import njit_nrt_free, njit_nrt_free_inline
 from .compiled import (
     P_BETE,
     P_BETE_SHARE,
@@ -61,6 +60,7 @@ from .compiled import (
     R_REVERSIS_MADE,
     R_REVERSIS_POOL,
 )
+from .jit import njit_nrt_free, njit_nrt_free_inline
 from .layout import (
     COL_BETE,
     COL_ESP_GOAL,

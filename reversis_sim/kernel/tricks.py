@@ -1,4 +1,4 @@
-"""The rules of the tricks as numba functions, shared by the deal kernel (:mod:`reversis_sim.engine.deal`) and the
+"""The rules of the tricks as numba functions, shared by the deal kernel (:mod:`reversis_sim.numba_engine.deal`) and the
 search policy's rollouts (:mod:`reversis_sim.policies.search_nb`): who deals and leads, the legal cards, the trick's
 winner, the espagnolette's eligible hands, the trick loop with its side payments and the reversis commitment
 (:func:`make_play_tricks`, one per way of choosing a card), the start of a deal's result row and the settlement of
@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cards as C
-from ..bits import bit, count, select, suit_mask
-from ..jit import njit_nrt_free, njit_nrt_free_inline
+from .bits import bit, count, select, suit_mask
 from .compiled import (
     N_ACTIVE,
     P_COMMIT_AFTER,
@@ -36,6 +35,7 @@ from .compiled import (
     T_STRENGTH,
     T_TRICK_POINTS,
 )
+from .jit import njit_nrt_free, njit_nrt_free_inline
 from .layout import (
     COL_BETE,
     COL_DEALER,
@@ -142,8 +142,8 @@ def trick_winner(n, tables, tricks, ti, dealer, leader, led_suit):
 def make_play_tricks(choose_play):
     """The trick loop of a deal whose cards are chosen by the numba function ``choose_play`` (called as
     ``choose_play(P, n, sit_out, tables, family, pparams, draws, seat, legal, trick_index, hand, tricks, n_cur,
-    dealer, seen, streak, declarer, known, row, ws)``, :func:`reversis_sim.engine.policy.choose_play`): the engine's
-    seats, or a rollout's. ``ws`` is a searching seat's workspace, passed through. numba compiles one loop per
+    dealer, seen, streak, declarer, known, row, ws)``, :func:`reversis_sim.numba_engine.policy.choose_play`): the
+    engine's seats, or a rollout's. ``ws`` is a searching seat's workspace, passed through. numba compiles one loop per
     chooser."""
 
     @njit_nrt_free_inline

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bits import count
 from ..cards import HEARTS, RANK_ACE, RANK_JACK, RANK_KING, RANK_QUEEN
 from ..constraints import (
     MAX_STACK,
@@ -29,7 +28,8 @@ from ..constraints import (
     OP_SUIT,
     OP_VOID,
 )
-from ..jit import njit_nrt_free
+from .bits import count
+from .jit import njit_nrt_free
 
 _LANE = np.uint64(0xFFFF)
 _ONE = np.uint64(1)

@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cards as C
-from ..bits import ONE, bit, count, lowest, suit_mask
-from ..jit import njit_nrt_free as njit
-from ..jit import njit_nrt_free_inline as njit_inline
+from ..kernel.bits import ONE, bit, count, lowest, suit_mask
+from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
 from .avoid import (
     A_ACE_HUNT,
     A_BREAK,
@@ -41,7 +40,7 @@ from .cardsense import (
 )
 
 
-@njit_inline
+@njit_nrt_free_inline
 def _shed(hand, legal, strength, points, params, trick_index, n_tricks, winner_opposite):
     """H1: the card to discard when void (or renouncing), most costly to keep first. (Inlined into :func:`play`, as
     :func:`_lead` is: a call would pass their arrays word by word.)"""
@@ -72,7 +71,7 @@ def _shed(hand, legal, strength, points, params, trick_index, n_tricks, winner_o
     return best
 
 
-@njit_inline
+@njit_nrt_free_inline
 def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats, sit_out, played,
          talon_known, streak, declarer, deck, strength, points):
     """The card to play (a card of the non-empty mask ``legal``) to trick ``trick_index`` (0-based).
@@ -131,7 +130,7 @@ def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, le
     return bottom(no_q, strength)
 
 
-@njit_inline
+@njit_nrt_free_inline
 def _lead(params, legal, hand, out, strength, win_now):
     """H5, H6, H7, H9, H14: the card to lead."""
     if win_now:
@@ -166,7 +165,7 @@ def _lead(params, legal, hand, out, strength, win_now):
     return best
 
 
-@njit
+@njit_nrt_free
 def _danger(hand, strength, points, params):
     """H3/H4: how badly the hand needs the talon: Aces without low guards, and the J♥ short of heart guards."""
     d = 0.0
@@ -181,7 +180,7 @@ def _danger(hand, strength, points, params):
     return d
 
 
-@njit
+@njit_nrt_free
 def _discard_score(c, hand, strength, points, params):
     """H3/H4: the cost of keeping card ``c``: payment cards, high cards of short suits (voids to be made)."""
     s = c >> 4
@@ -197,7 +196,7 @@ def _discard_score(c, hand, strength, points, params):
     return score
 
 
-@njit
+@njit_nrt_free
 def exchange(params, draws, seat, is_dealer, must_discard, hand, strength, points):
     """The talon decision: the card to discard, or -1 to keep the hand and only look (never -1 when the seat is
     the dealer or ``must_discard``)."""
@@ -214,7 +213,7 @@ def exchange(params, draws, seat, is_dealer, must_discard, hand, strength, point
     return best
 
 
-@njit
+@njit_nrt_free
 def declare(params, draws, hand, strength):
     """H12: declare the espagnolette only with few high cards besides the Aces."""
     risky = 0
@@ -228,7 +227,7 @@ def declare(params, draws, hand, strength):
     return risky <= params[A_DECLARE]
 
 
-@njit
+@njit_nrt_free
 def goal(params, draws, hand, deck, strength):
     """``modern`` goal: win every trick only with a hand of sure tricks, otherwise lose every trick."""
     return win_all_goal(hand, deck, strength)

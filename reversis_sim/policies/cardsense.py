@@ -9,12 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cards as C
-from ..bits import ONE, bit, count, highest, lowest, suit_mask
-from ..jit import njit_nrt_free as njit
-from ..jit import njit_nrt_free_inline as njit_inline
+from ..kernel.bits import ONE, bit, count, highest, lowest, suit_mask
+from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
 
 
-@njit
+@njit_nrt_free
 def top(mask, strength):
     """The card of ``mask`` with the highest strength (-1 if empty)."""
     best, best_s = -1, -1
@@ -27,7 +26,7 @@ def top(mask, strength):
     return best
 
 
-@njit
+@njit_nrt_free
 def bottom(mask, strength):
     """The card of ``mask`` with the lowest strength (-1 if empty)."""
     best, best_s = -1, 1 << 30
@@ -40,7 +39,7 @@ def bottom(mask, strength):
     return best
 
 
-@njit
+@njit_nrt_free
 def below(mask, strength, limit):
     """The cards of ``mask`` weaker than strength ``limit``."""
     out = np.uint64(0)
@@ -53,7 +52,7 @@ def below(mask, strength, limit):
     return out
 
 
-@njit
+@njit_nrt_free
 def beats(mask, strength, limit):
     """Whether a card of ``mask`` is stronger than strength ``limit``: ``strength[top(mask)] > limit`` for a
     non-empty mask, False for an empty one. The cards are tried from the highest card code down, so that where the
@@ -67,7 +66,7 @@ def beats(mask, strength, limit):
     return False
 
 
-@njit
+@njit_nrt_free
 def payment_cards(hand):
     """The cards of ``hand`` with side payments in every preset: the four Aces and the J♥."""
     m = np.uint64(0)
@@ -77,7 +76,7 @@ def payment_cards(hand):
     return hand & m
 
 
-@njit
+@njit_nrt_free
 def sure_tricks(hand, out, strength):
     """H10: tricks the hand takes for certain by cashing its top cards: per suit, the run of cards above every
     card of that suit still ``out``."""
@@ -96,7 +95,7 @@ def sure_tricks(hand, out, strength):
     return n
 
 
-@njit
+@njit_nrt_free
 def top_cards(hand, strength):
     """The cards of ``hand`` of the two highest ranks of their suit (the Ace and King of ``parlett``; the King and
     Queen where the Ace is low; the J♥ where it tops the hearts): a visible measure of a hand's trick-taking power."""
@@ -112,7 +111,7 @@ def top_cards(hand, strength):
     return n
 
 
-@njit
+@njit_nrt_free
 def _suit_top(strength, suit):
     """The highest strength of any card of ``suit`` in the deck."""
     best = -1
@@ -122,13 +121,13 @@ def _suit_top(strength, suit):
     return best
 
 
-@njit
+@njit_nrt_free
 def win_all_goal(hand, deck, strength):
     """The ``modern`` declarer's goal (F1.4): win every trick only with a hand of sure tricks."""
     return sure_tricks(hand, deck & ~hand, strength) >= count(hand)
 
 
-@njit_inline
+@njit_nrt_free_inline
 def current_best(cur, n_cur, strength):
     """(index in the trick, strength) of the card now winning the trick ``cur[:n_cur]`` (inlined: a loop of three
     cards, cheaper than the call that passes two arrays)."""
@@ -141,7 +140,7 @@ def current_best(cur, n_cur, strength):
     return bi, bs
 
 
-@njit
+@njit_nrt_free
 def nth_seat(leader, i, dealer, n_seats, sit_out):
     """The seat that plays the ``i``-th card of a trick led by ``leader`` (a dealer who sits out is skipped)."""
     s = leader

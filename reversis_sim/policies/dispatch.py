@@ -22,7 +22,7 @@ The arguments, as both engines pass them (the kernels from their arrays, the ref
 
 from __future__ import annotations
 
-from ..jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
 from ..kernel.layout import UNKNOWN_FAMILY
 from .heuristics import HEURISTICS
 

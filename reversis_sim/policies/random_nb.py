@@ -2,30 +2,29 @@
 
 from __future__ import annotations
 
-from ..bits import count, select
-from ..jit import njit_nrt_free as njit
-from ..jit import njit_nrt_free_inline as njit_inline
-from ..keys_nb import DECLARE, DISCARD, GOAL, PLAY, TAKE, below
+from ..kernel.bits import count, select
+from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.keys_nb import DECLARE, DISCARD, GOAL, PLAY, TAKE, below
 
 
-@njit
+@njit_nrt_free
 def exchange(params, draws, seat, is_dealer, must_discard, hand, strength, points):
     if not (is_dealer or must_discard) and below(draws[TAKE], 2) == 0:
         return -1
     return select(hand, below(draws[DISCARD], count(hand)))
 
 
-@njit
+@njit_nrt_free
 def declare(params, draws, hand, strength):
     return below(draws[DECLARE], 2) == 1
 
 
-@njit
+@njit_nrt_free
 def goal(params, draws, hand, deck, strength):
     return below(draws[GOAL], 2) == 1  # ("lose_all", "win_all")[draw]
 
 
-@njit_inline
+@njit_nrt_free_inline
 def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats, sit_out, played,
          talon_known, streak, declarer, deck, strength, points):
     return select(legal, below(draws[PLAY + trick_index], count(legal)))

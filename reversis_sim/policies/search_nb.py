@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bits import bit, count, lowest, suit_mask
-from ..jit import njit
-from ..jit import njit_nrt_free as njit_free
-from ..jit import njit_nrt_free_inline as njit_inline
+from ..kernel.bits import bit, count, lowest, suit_mask
 from ..kernel.compiled import (
     MAX_CLAIMS,
     MAX_LEDGER,
@@ -25,10 +22,11 @@ from ..kernel.compiled import (
     T_TALON_POINTS,
     T_TRICK_POINTS,
 )
+from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline
+from ..kernel.keys_nb import N_DRAWS, PLAY, extend
 from ..kernel.layout import COL_DECLARER, COL_ESP_GOAL, COL_FISH, COL_PARTY_VALUE, COL_SCORE, H_NOW, N_COLS
 from ..kernel.payments import antes, position, round_origin, seat_of, sitting_out
 from ..kernel.tricks import PAYMENT_CARDS, make_play_tricks, settle_deal, start_row
-from ..keys_nb import N_DRAWS, PLAY, extend
 from . import dispatch
 from . import worlds as W
 from .search import MAX_ROLLOUT_PARAMS, N_OWN, SEARCH_ID
@@ -65,19 +63,19 @@ def searching(family, n):
 
 
 
-@njit_free
+@njit_nrt_free
 def rollout_family(params):
     """The family id of a search's rollout policy (its parameter vector follows, :func:`rollout_params`)."""
     return np.int64(params[N_OWN])
 
 
-@njit_inline
+@njit_nrt_free_inline
 def rollout_params(params):
     """The parameter vector of a search's rollout policy (a view of the search's; inlined where it is used)."""
     return params[N_OWN + 1:]
 
 
-@njit_inline
+@njit_nrt_free_inline
 def _rollout_choose(P, n, sit_out, tables, family, pparams, draws, seat, legal, trick_index, hand, tricks, n_cur,
                     dealer, seen, streak, declarer, known, row, ws):
     """A rollout's card: the rollout policy's, through the heuristics' dispatch (never a search)."""
@@ -90,7 +88,7 @@ def _rollout_choose(P, n, sit_out, tables, family, pparams, draws, seat, legal, 
 _rollout_tricks = make_play_tricks(_rollout_choose)
 
 
-@njit_free
+@njit_nrt_free
 def rollout(P, n, sit_out, tables, seat, card, lead, talon_points, tricks, trick_index, n_cur, dealer, declarer,
             goal, pool_before, double_ante, ws):
     """The deal replayed in one world (hands at the first lead ``lead``): the history as it was, then ``card`` for
@@ -118,7 +116,7 @@ def rollout(P, n, sit_out, tables, seat, card, lead, talon_points, tricks, trick
     return row[COL_FISH + seat]
 
 
-@njit_free
+@njit_nrt_free
 def knowledge(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, played_by, void_suits):
     """What the seat knows of the hidden cards: each seat's played cards (``played_by``), the suits each has shown
     it lacks (``void_suits``, bit ``s`` for suit ``s``; an espagnolette declarer's renounce in the first tricks
@@ -145,7 +143,7 @@ def knowledge(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, kn
     return np.uint64(P[P_DECK_MASK]) & ~hand & ~seen & ~known
 
 
-@njit_free
+@njit_nrt_free
 def holders(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, ws):
     """Set up the sampling of a decision's worlds in ``ws``: who holds the unseen cards (the other seats with cards
     left, then the talon), how many each, the suits each lacks. Returns (unseen cards, number of holders, the
@@ -181,7 +179,7 @@ def holders(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, know
     return unseen, nh, decl, played_by[declarer] if decl >= 0 else _ZERO
 
 
-@njit_free
+@njit_nrt_free
 def draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws):
     """Draw one world (:func:`.worlds.sample`) and set ``ws[9][1][s]``: each seat's hand at the first lead in it.
     Returns the next draw index, or -1 if no world is consistent."""
@@ -200,7 +198,7 @@ def draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws):
     return index
 
 
-@njit_free
+@njit_nrt_free
 def draw_worlds(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, key, out, ws):
     """``len(out)`` worlds of a decision into ``out`` (``uint64 (n_worlds, MAX_SEATS)``: each seat's hand at the
     first lead); returns how many were drawn (fewer only if none is consistent). For tests and studies."""
@@ -216,7 +214,7 @@ def draw_worlds(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, 
     return out.shape[0]
 
 
-@njit_free
+@njit_nrt_free
 def play(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer, goal, known, pool_before,
          double_ante, P, n, sit_out, tables, ws):
     """The card to play: the rollout policy's own card, unless another legal card does better across ``worlds``
@@ -284,7 +282,7 @@ def play(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, d
     return _best(candidates, own, stats, n_worlds, params[1])
 
 
-@njit_free
+@njit_nrt_free
 def distinct(legal, hand, played_by, n, own, tables):
     """The legal cards worth playing out: one of each set of equivalent cards, ``own`` for its own set.
 
@@ -314,7 +312,7 @@ def distinct(legal, hand, played_by, n, own, tables):
     return out
 
 
-@njit_free
+@njit_nrt_free
 def _weakest(cards, tables):
     best, best_s = -1, 1 << 30
     m = cards
@@ -326,7 +324,7 @@ def _weakest(cards, tables):
     return best
 
 
-@njit_free
+@njit_nrt_free
 def _nothing_between(suit, a, b, gone, tables):
     """Every card of ``suit`` strictly between ``a`` and ``b`` in strength is in ``gone``."""
     lo, hi = tables[T_STRENGTH, a], tables[T_STRENGTH, b]
@@ -340,7 +338,7 @@ def _nothing_between(suit, a, b, gone, tables):
     return True
 
 
-@njit_free
+@njit_nrt_free
 def _set_of(chosen, suit, c, tables):
     """The representative in ``chosen`` of the set ``c`` joins: the strongest chosen card of the suit below it."""
     best, best_s = _ZERO, -1
@@ -354,7 +352,7 @@ def _set_of(chosen, suit, c, tables):
     return best
 
 
-@njit_free
+@njit_nrt_free
 def _best(legal, own, stats, n_worlds, margin):
     """The card whose mean gain over ``own`` is largest and above ``margin`` standard errors; else ``own``."""
     best, best_mean = own, 0.0
@@ -377,7 +375,7 @@ def _best(legal, own, stats, n_worlds, margin):
     return best
 
 
-@njit_free
+@njit_nrt_free
 def _own_card(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer, known, P, n, sit_out,
               tables, played_by):
     """The rollout policy's card in the seat's real position (the public view a heuristic sees)."""

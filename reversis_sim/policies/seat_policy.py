@@ -10,8 +10,8 @@ import numpy as np
 from .. import cards as C
 from ..game import IllegalPlay
 from ..kernel.compiled import MAX_TRICKS, compile_rules
+from ..kernel.keys_nb import fill_draws
 from ..keys import N_DRAWS
-from ..keys_nb import fill_draws
 from . import dispatch, search_nb
 from .registry import PolicySpec, parse_spec
 from .view import SeatView

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bits import bit, count, select
-from ..jit import njit_nrt_free
+from ..kernel.bits import bit, count, select
+from ..kernel.jit import njit_nrt_free
+from ..kernel.keys_nb import below, draw
 from ..kernel.tricks import espagnolette_eligible
-from ..keys_nb import below, draw
 
 TRIES = 64
 """Rejected uniform deals before the exact dynamic programme takes over."""

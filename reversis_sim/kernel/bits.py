@@ -17,7 +17,7 @@ from numba import types
 from numba.core import cgutils, config
 from numba.extending import intrinsic
 
-from .jit import njit_nrt_free as njit
+from .jit import njit_nrt_free
 
 ONE = np.uint64(1)
 LANE = np.uint64(0xFFFF)  # one suit's 16 bits
@@ -85,37 +85,37 @@ def pdep(typingctx, src, mask):
     return sig, codegen
 
 
-@njit
+@njit_nrt_free
 def bit(card):
     """The mask of one card."""
     return ONE << np.uint64(card)
 
 
-@njit
+@njit_nrt_free
 def count(m):
     """Number of cards in mask ``m`` (int64)."""
     return np.int64(popcount(np.uint64(m)))
 
 
-@njit
+@njit_nrt_free
 def lowest(m):
     """The lowest card code in the non-empty mask ``m`` (int64)."""
     return np.int64(ctz(np.uint64(m)))
 
 
-@njit
+@njit_nrt_free
 def highest(m):
     """The highest card code in the non-empty mask ``m`` (int64)."""
     return np.int64(63) - np.int64(ctlz(np.uint64(m)))
 
 
-@njit
+@njit_nrt_free
 def suit_mask(suit):
     """All 16 bits of suit ``suit``."""
     return LANE << np.uint64(16 * suit)
 
 
-@njit
+@njit_nrt_free
 def _select_search(m, k):
     """Branch-free: halve the window six times, keeping the half that holds the k-th set bit."""
     m = np.uint64(m)
@@ -132,7 +132,7 @@ def _select_search(m, k):
     return np.int64(pos)
 
 
-@njit
+@njit_nrt_free
 def select(m, k):
     """The ``k``-th lowest card (0-based, ``k < count(m)``) of mask ``m``: element ``k`` of the cards sorted by
     card code."""

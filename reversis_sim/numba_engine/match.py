@@ -16,7 +16,6 @@ from numba import prange
 
 from ..columns import N_REASONS
 from ..constraints import MAX_STACK, TALON
-from ..jit import njit, njit_nrt_free_inline, njit_parallel
 from ..kernel.compiled import (
     MAX_LEDGER,
     MAX_SEATS,
@@ -29,6 +28,8 @@ from ..kernel.compiled import (
     POOL,
     SCORING_SIMPLE,
 )
+from ..kernel.jit import njit, njit_nrt_free_inline, njit_parallel
+from ..kernel.keys_nb import extend, seed_hash
 from ..kernel.layout import (
     COL_DEAL,
     COL_ERROR,
@@ -43,7 +44,6 @@ from ..kernel.layout import (
     alloc,
 )
 from ..kernel.tricks import dealer_of
-from ..keys_nb import extend, seed_hash
 from ..policies.search_nb import searching, workspace
 from .deal import play_deal
 from .rows import PAY_SLOTS, payment_rows, seat_rows

@@ -11,11 +11,11 @@ import numpy as np
 from numba import prange
 
 from ..constraints import MAX_STACK, TALON, Deals
-from ..jit import njit_parallel
 from ..kernel.compiled import MAX_SEATS, P_N_SEATS, compile_rules
+from ..kernel.jit import njit_parallel
+from ..kernel.keys_nb import extend, seed_hash
 from ..kernel.layout import H_DEALT, SWAPS
 from ..kernel.tricks import dealer_of
-from ..keys_nb import extend, seed_hash
 from ..rules import Rules
 from .deal import deal_constrained
 from .seats import constraint_arrays, seed_u64

@@ -18,9 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cards as C
-from ..bits import bit, count, select, suit_mask
 from ..constraints import MAX_ATTEMPTS, TALON
-from ..jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.bits import bit, count, select, suit_mask
 from ..kernel.compiled import (
     N_ACTIVE,
     P_DEALER_EXTRA,
@@ -34,6 +33,8 @@ from ..kernel.compiled import (
     TALON_NONE,
     TALON_TAKE,
 )
+from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.keys_nb import PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend, fill_draws
 from ..kernel.layout import (
     COL_DECLARER,
     COL_ERROR,
@@ -58,7 +59,6 @@ from ..kernel.layout import (
 from ..kernel.payments import antes, position, round_origin, seat_of, sitting_out
 from ..kernel.tricks import eldest_of, espagnolette_eligible, make_play_tricks, settle_deal, start_row
 from ..kernel.where import accepts
-from ..keys_nb import PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend, fill_draws
 from .policy import UNKNOWN_FAMILY, choose_declare, choose_exchange, choose_goal, choose_play, uses_draws
 
 HEARTS = C.HEARTS

@@ -4,7 +4,7 @@ difference a parameter of the one deal loop, see :mod:`reversis_sim.kernel.compi
 
 Layout (imports flow down the list):
 
-- below the engine, shared with the policies: :mod:`reversis_sim.jit` (the jit options of every kernel and the
+- below the engine, shared with the policies: :mod:`reversis_sim.kernel.jit` (the jit options of every kernel and the
   on-disk cache), :mod:`reversis_sim.bits` (hand-mask helpers), :mod:`reversis_sim.keys_nb` (keyed randomness, the
   twin of :mod:`reversis_sim.keys`), :mod:`reversis_sim.kernel` (the compiled rules, the arrays of a deal, the trick
   loop, payments and settlement: shared with the search policy's rollouts), :mod:`reversis_sim.policies.dispatch`
@@ -21,8 +21,9 @@ Layout (imports flow down the list):
 from __future__ import annotations
 
 from ..kernel.compiled import CompiledRules, check_engine_supported, compile_rules, engine_plays
+from ..kernel.jit import CompileWatch
 from .batch import play_matches
 from .trace import trace_deal, trace_match
 
-__all__ = ["CompiledRules", "check_engine_supported", "compile_rules", "engine_plays", "play_matches", "trace_deal",
-           "trace_match"]
+__all__ = ["CompileWatch", "CompiledRules", "check_engine_supported", "compile_rules", "engine_plays", "play_matches",
+           "trace_deal", "trace_match"]

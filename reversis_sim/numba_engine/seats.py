@@ -49,7 +49,7 @@ def policy_seed_array(seed: int, policy_seeds: Sequence[int] | None, n_seats: in
 
 
 def constraint_arrays(rules: Rules, deals: Deals | None) -> tuple[np.ndarray, np.ndarray]:
-    """(``predeal``, ``where``) of the kernels (:func:`reversis_sim.engine.deal.deal_constrained`): each seat's
+    """(``predeal``, ``where``) of the kernels (:func:`reversis_sim.numba_engine.deal.deal_constrained`): each seat's
     predealt cards, all of them and the whole deck (``uint64 (PREDEAL_SIZE,)``), and the ``where`` program
     (``int64``, empty without one)."""
     predeal = np.zeros(PREDEAL_SIZE, np.uint64)

@@ -1,8 +1,10 @@
 """The jit options of every kernel (engine and policies), in one place, and the on-disk cache that goes with them.
 
-Every kernel of :mod:`reversis_sim.engine` is compiled with one of the decorators below (:data:`njit`,
-:data:`njit_nrt_free` and its inlined variant for the deal kernel, :data:`njit_parallel` for the one ``prange``
-kernel), all sharing :data:`JIT_OPTIONS`:
+Every jitted function of the package (the kernel, the policies, the numba engine) is compiled with one of the
+decorators below, each called by its own name in every file: :data:`njit` (a function that allocates),
+:data:`njit_nrt_free` and its inlined variant :data:`njit_nrt_free_inline` (the deal kernel, the decisions and
+their helpers, which only borrow their callers' arrays), :data:`njit_parallel` (the ``prange`` kernels), all
+sharing :data:`JIT_OPTIONS`:
 
 - ``cache=True``: compiled code is stored on disk (``__pycache__`` beside the source, or ``NUMBA_CACHE_DIR``), so a
   second process starts in about a second instead of recompiling;
@@ -11,7 +13,8 @@ kernel), all sharing :data:`JIT_OPTIONS`:
   exception checks on division, no bounds checks in the hot loops.
 
 Cache freshness. numba checks a cached kernel only against the file that *defines* it, not against the files of
-the jitted functions it calls: editing ``engine/keys.py`` would leave a stale ``engine/deal.py`` kernel in the
+the jitted functions it calls: editing ``kernel/keys_nb.py`` would leave a stale ``numba_engine/deal.py`` kernel in
+the
 cache. We therefore add a fingerprint of the kernels' own sources (every file with jitted code, and ``cards.py``,
 ``keys.py`` and ``game/vocabulary.py``, whose constants the kernels freeze in) to the source stamp numba compares
 (a small locator subclass registered for the engine's files only); any edit to those files recompiles the engine,
@@ -59,23 +62,20 @@ stride and pointer of every array); inlining a function with a single call site 
 njit_parallel = functools.partial(numba.njit, parallel=True, **JIT_OPTIONS)
 """``numba.njit`` with :data:`JIT_OPTIONS` and ``parallel=True`` (``prange`` kernels)."""
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
-_ENGINE_DIR = _PACKAGE_DIR / "engine"
-# Jitted code lives in kernel/, engine/, policies/ (the families, their helpers, the dispatch built from the registry),
-# bits.py and keys_nb.py. Modules there without jitted code need not recompile the kernels when edited. Also
-# watched: the package files whose constants the kernels freeze in (card codes, key constants and decision indices,
-# the payment reason and Quinola fate numbers, the run table's block rows) and this file (the options).
-_PURE_PYTHON = {"kernel/__init__.py", "engine/__init__.py", "engine/batch.py", "engine/seats.py", "engine/stress.py",
-                "engine/trace.py", "policies/__init__.py", "policies/family.py", "policies/seat_policy.py",
-                "policies/view.py"}
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]
+_ENGINE_DIR = _PACKAGE_DIR / "numba_engine"
+# Jitted code lives in kernel/ (this file, the bit helpers and the keys' numba twin with it), numba_engine/ and
+# policies/ (the families, their helpers, the dispatch built from the registry). Modules there without jitted code
+# need not recompile the kernels when edited. Also watched: the package files whose constants the kernels freeze in
+# (card codes, key constants and decision indices, the payment reason and Quinola fate numbers, the run table's rows).
+_PURE_PYTHON = {"kernel/__init__.py", "numba_engine/__init__.py", "numba_engine/batch.py", "numba_engine/seats.py",
+                "numba_engine/stress.py", "numba_engine/trace.py", "policies/__init__.py", "policies/family.py",
+                "policies/seat_policy.py", "policies/view.py"}
 _JITTED_DIRS = (_PACKAGE_DIR / "kernel", _ENGINE_DIR, _PACKAGE_DIR / "policies")
-_JITTED_OUTSIDE = ("bits.py", "keys_nb.py")
 WATCHED_FILES = tuple(
     p for d in _JITTED_DIRS for p in sorted(d.rglob("*.py"))
     if p.relative_to(_PACKAGE_DIR).as_posix() not in _PURE_PYTHON) + tuple(
-    _PACKAGE_DIR / name
-    for name in _JITTED_OUTSIDE + ("jit.py", "cards.py", "keys.py", "columns.py", "constraints.py",
-                                   "game/vocabulary.py"))
+    _PACKAGE_DIR / name for name in ("cards.py", "keys.py", "columns.py", "constraints.py", "game/vocabulary.py"))
 
 
 @functools.cache
@@ -94,7 +94,7 @@ def _is_engine_file(py_file: str) -> bool:
         path = Path(py_file).resolve()
     except OSError:
         return False
-    return any(path.is_relative_to(d) for d in _JITTED_DIRS) or any(path == _PACKAGE_DIR / n for n in _JITTED_OUTSIDE)
+    return any(path.is_relative_to(d) for d in _JITTED_DIRS)
 
 
 def _install_locators() -> None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import columns
-from ..bits import lowest
 from ..game import QUINOLA_PAID, QUINOLA_RECEIVED, REASONS
-from ..jit import njit, njit_nrt_free
+from ..kernel.bits import lowest
 from ..kernel.compiled import MAX_LEDGER, MAX_SEATS, POOL
+from ..kernel.jit import njit, njit_nrt_free
 from ..kernel.layout import (
     COL_DEAL,
     COL_DEALER,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import keys as K
+from .. import keys as K
 from .jit import njit_nrt_free, njit_nrt_free_inline
 
 GAMMA = np.uint64(K.GAMMA)

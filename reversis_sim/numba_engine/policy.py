@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import njit_nrt_free, njit_nrt_free_inline
 from ..kernel.compiled import P_DECK_MASK, P_HAND_SIZE, T_STRENGTH, T_TRICK_POINTS
+from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
 from ..kernel.layout import COL_DOUBLE_ANTE, COL_ESP_GOAL, COL_POOL_BEFORE
 from ..policies import dispatch, search_nb
 from ..policies import random_nb as random_family
