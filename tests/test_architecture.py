@@ -144,3 +144,50 @@ def test_the_numba_floor_is_one_package_used_by_the_engine_parts_only():
 def test_the_top_level_keeps_what_a_reader_needs_to_see_first():
     modules = sorted(p.stem for p in PACKAGE.glob("*.py"))
     assert len(modules) <= 12, modules
+
+
+def test_no_jitted_function_takes_more_than_twelve_positional_parameters():
+    """A decision reads one view (kernel/view.py) and a deal's arrays travel as one record (kernel/layout.Deal):
+    no jitted function is called with a long list of loose arguments."""
+    long = []
+    for path in MODULES:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and any("njit" in ast.unparse(d) for d in node.decorator_list):
+                if len(node.args.args) > 12:
+                    long.append(f"{path.relative_to(PACKAGE)}:{node.name} ({len(node.args.args)})")
+    assert not long, long
+
+
+def test_every_family_decision_reads_the_seat_view():
+    """The four decisions of every heuristic family take (params, draws, view, tables): the seat's view record is
+    all a decision may know (the information-discipline test checks the values, this the shape)."""
+    import inspect
+
+    from reversis_sim.policies.heuristics import HEURISTICS
+
+    for fam in HEURISTICS:
+        for decision in ("exchange", "declare", "goal", "play"):
+            py = getattr(fam.kernel(), decision).py_func
+            assert list(inspect.signature(py).parameters) == ["params", "draws", "view", "tables"], (fam.name, decision)
+
+
+def test_the_map_names_every_module_in_its_floor():
+    """docs/architecture.md's table of floors has a row for every top-level module and package, and each package's
+    row names every module of it (``name.py``): the map matches the house."""
+    doc = (PACKAGE.parent / "docs" / "architecture.md").read_text()
+    rows = {}
+    for line in doc.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 3 and cells[2].startswith("`") and cells[1].replace(".", "").replace("-", "").isdigit():
+            rows[cells[2].strip("`")] = cells[3]
+    missing = []
+    for path in MODULES:
+        rel = path.relative_to(PACKAGE)
+        if len(rel.parts) == 1:
+            if rel.name not in rows and rel.name != "__main__.py":
+                missing.append(rel.as_posix())
+        else:
+            row = rows.get(rel.parts[0] + "/")
+            if row is None or (rel.name != "__init__.py" and f"`{rel.name}`" not in row):
+                missing.append(rel.as_posix())
+    assert not missing, f"docs/architecture.md does not name these modules in their floor's row: {missing}"

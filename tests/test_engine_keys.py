@@ -92,7 +92,8 @@ def test_kernel_shuffle_and_deal_match_the_reference(name):
     rules = PRESETS[name]
     n = rules.n_seats
     cr = compile_rules(rules)
-    row, hands, offered, exch, tricks, ledger, claims, cards, draws, known = alloc()
+    scratch = alloc()
+    hands, offered, cards = scratch.hands, scratch.offered, scratch.cards
     for seed, match, deal in [(0, 0, 0), (1, 2, 3), (99, 1000, 11), (-4, 5, 0), (2**64 + 9, 3, 7)]:
         for dealer in range(n):
             key = np.uint64(_shuffle_key(seed_u64(seed), match, deal))

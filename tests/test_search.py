@@ -13,6 +13,17 @@ from reversis_sim import reference
 from reversis_sim.engines import get_engine
 from reversis_sim.game import espagnolette_eligible
 from reversis_sim.kernel.compiled import MAX_SEATS, MAX_TRICKS, compile_rules
+from reversis_sim.kernel.view import (
+    V_DEALER,
+    V_DECK,
+    V_DECLARER,
+    V_HAND,
+    V_N_CUR,
+    V_SEAT,
+    V_TALON_KNOWN,
+    V_TRICK,
+    new_view,
+)
 from reversis_sim.policies import PolicySpecError, make_policy, parse_spec, search, search_nb
 from reversis_sim.policies import worlds as W
 from reversis_sim.rules import PRESETS
@@ -78,11 +89,11 @@ def test_worlds_are_uniform_over_the_consistent_worlds(path):
         W.count_worlds(unseen, need, 3, voids, table, FACT, *ints[:4])
     for _ in range(n_draws):
         if path == "exact":
-            index = W.deal_exact(key, index, unseen, need, 3, voids, table, FACT, *ints, out, cards)
+            index = W.deal_exact(key, index, unseen, need, 3, voids, table, FACT, ints, out, cards)
         else:
             state[0] = 0
-            index = W.sample(PARLETT, key, index, unseen, need, 3, voids, -1, np.uint64(0), ints, table, FACT, out,
-                             cards, state)
+            index = W.sample(PARLETT, key, index, unseen, need, 3, voids, -1, np.uint64(0),
+                             W.Scratch(ints, table, FACT, out, cards, state))
         counts[index_of[_as_sets(out, 3)]] += 1
     assert counts.min() > 0
     assert stats.chisquare(counts).pvalue > 1e-3
@@ -97,14 +108,14 @@ def test_tight_constraints_use_the_exact_draw_and_never_loop():
     out, ints, table, cards, state = _scratch()
     for i in range(5):
         state[0] = 0
-        index = W.sample(PARLETT, np.uint64(i), 0, _mask(unseen), need, 3, voids, -1, np.uint64(0), ints, table,
-                         FACT, out, cards, state)
+        index = W.sample(PARLETT, np.uint64(i), 0, _mask(unseen), need, 3, voids, -1, np.uint64(0),
+                         W.Scratch(ints, table, FACT, out, cards, state))
         assert index > 0
         assert [C.suit_of(c) for h in range(3) for c in C.from_mask(int(out[h]))] == [0] * 4 + [1] * 4 + [2] * 4
     state[0] = 0
     voids[1] = 0b111  # holder 1 lacks every suit: nothing is consistent
-    assert W.sample(PARLETT, np.uint64(9), 0, _mask(unseen), need, 3, voids, -1, np.uint64(0), ints, table, FACT,
-                    out, cards, state) == -1
+    assert W.sample(PARLETT, np.uint64(9), 0, _mask(unseen), need, 3, voids, -1, np.uint64(0),
+                    W.Scratch(ints, table, FACT, out, cards, state)) == -1
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -150,9 +161,12 @@ def _check_worlds(rules, view, outcome, n_worlds=8):
     n, seat = rules.n_seats, view.seat
     declarer = -1 if view.espagnolette is None else view.espagnolette
     out = np.zeros((n_worlds, MAX_SEATS), np.uint64)
-    got = search_nb.draw_worlds(cr.params, n, seat, _mask(view.hand), len(view.tricks), len(view.current),
-                             _history(view), view.dealer, declarer, _mask(view.talon_known),
-                             np.uint64(hash((seat, len(view.tricks))) & (2**63 - 1)), out, search_nb.workspace(True))
+    record = new_view()
+    record[[V_SEAT, V_HAND, V_TRICK, V_N_CUR, V_DEALER, V_DECLARER, V_TALON_KNOWN, V_DECK]] = [
+        seat, C.mask(view.hand), len(view.tricks), len(view.current), view.dealer, declarer, C.mask(view.talon_known),
+        C.mask(rules.tables.deck)]
+    got = search_nb.draw_worlds(cr.params, n, record, _history(view), np.uint64(hash((seat, len(view.tricks)))
+                                & (2**63 - 1)), out, search_nb.workspace(True))
     assert got == n_worlds, "no consistent world at a real decision"
     played = [set() for _ in range(n)]
     done = [(t.leader, t.cards) for t in view.tricks] + ([(view.leader, view.current)] if view.current else [])

@@ -33,6 +33,7 @@ branch rather than an amount:
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -175,6 +176,16 @@ class CompiledRules:
     params: np.ndarray  # int64 (N_PARAMS,)
     tables: np.ndarray  # int64 (3, 64)
     deck: np.ndarray  # int64 (n_deck,)
+
+    @property
+    def arrays(self) -> RulesArrays:
+        """The three arrays as the kernels take them, one argument."""
+        return RulesArrays(self.params, self.tables, self.deck)
+
+
+RulesArrays = namedtuple("RulesArrays", "P tables deck")
+"""A rule set as the kernels take it: ``P`` (the parameters, ``P_*``), ``tables`` (``T_*`` by card code) and
+``deck`` (the card codes of the deck), :class:`CompiledRules`'s arrays."""
 
 
 def check_engine_supported(rules: Rules) -> None:

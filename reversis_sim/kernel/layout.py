@@ -27,6 +27,8 @@ pot); ``serbian`` 21 (4 antes, 6 in play, 6 returns and the bank doubled, 3 hand
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..constraints import MAX_ATTEMPTS
@@ -34,6 +36,7 @@ from ..game import FATE_DUMPED, FATE_FORCED, FATE_LED, FATE_TALON, IllegalPlay
 from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS
 from .jit import njit
 from .keys_nb import N_DRAWS
+from .view import V_LEN
 
 # --- the result row of one deal (the columns of play_matches, reversis_sim.columns) ----------------------------
 COL_MATCH = 0
@@ -109,10 +112,24 @@ def kernel_error(code: int, match: int, deal: int) -> Exception:
     return IllegalPlay(f"{where}: the policy of seat {seat} made an illegal {what}")
 
 
+Deal = namedtuple("Deal", "row hands offered exch tricks ledger claims cards draws known seat_view")
+"""The arrays of one deal, as the module docstring describes them (``seat_view``: the deciding seat's view,
+:mod:`.view`, so named because numba reads an attribute ``view`` as the array method); a numba function takes them
+as one argument and reads them by name."""
+Dealing = namedtuple("Dealing", "predeal where stack dealt")
+"""The constraints of the deals (issue 18: ``predeal`` uint64 ``(PREDEAL_SIZE,)``, ``where`` the int64 program of
+:mod:`reversis_sim.constraints`) and the scratch of their evaluator (``stack`` int64 ``(MAX_STACK,)``, ``dealt``
+uint64 ``(TALON + 1,)``: the dealt hands as the program reads them)."""
+Seats = namedtuple("Seats", "family params")
+"""The seats' policies: ``family`` (``int64 (n_seats,)``, each seat's family id) and ``params`` (``float64 (n_seats,
+k)``, its parameter vector)."""
+
+
 @njit
 def alloc():
-    """(row, hands, offered, exch, tricks, ledger, claims, cards, draws, known) for one deal."""
-    return (np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64), np.zeros(MAX_SEATS, np.int64),
-            np.zeros((4, 3), np.int64), np.zeros((MAX_TRICKS, 6), np.int64), np.zeros((MAX_LEDGER, 6), np.int64),
-            np.zeros((MAX_CLAIMS, 4), np.int64), np.zeros(2 * SWAPS, np.int64),
-            np.zeros((MAX_SEATS, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.uint64))
+    """The :class:`Deal` arrays of one deal, zeroed."""
+    view = np.zeros(V_LEN, np.int64)
+    return Deal(np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64), np.zeros(MAX_SEATS, np.int64),
+                np.zeros((4, 3), np.int64), np.zeros((MAX_TRICKS, 6), np.int64), np.zeros((MAX_LEDGER, 6), np.int64),
+                np.zeros((MAX_CLAIMS, 4), np.int64), np.zeros(2 * SWAPS, np.int64),
+                np.zeros((MAX_SEATS, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.uint64), view)

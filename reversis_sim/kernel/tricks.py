@@ -61,6 +61,7 @@ from .layout import (
 )
 from .payments import commit_reversis, position, round_origin, seat_of, side_payments
 from .settle import settle_bank, settle_party, settle_penalty, settle_simple
+from .view import V_CUR, V_DECLARER, V_LEADER, V_STREAK, V_TRICK
 
 HEARTS = C.HEARTS
 QUINOLA_BIT = np.uint64(1 << C.QUINOLA)
@@ -141,18 +142,22 @@ def trick_winner(n, tables, tricks, ti, dealer, leader, led_suit):
 
 def make_play_tricks(choose_play):
     """The trick loop of a deal whose cards are chosen by the numba function ``choose_play`` (called as
-    ``choose_play(P, n, sit_out, tables, family, pparams, draws, seat, legal, trick_index, hand, tricks, n_cur,
-    dealer, seen, streak, declarer, known, row, ws)``, :func:`reversis_sim.numba_engine.policy.choose_play`): the
-    engine's seats, or a rollout's. ``ws`` is a searching seat's workspace, passed through. numba compiles one loop per
+    ``choose_play(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, seen, k)`` for the ``k``-th card of
+    the trick; the seat's view
+    ``deal.seat_view`` holding the deal's facts and the trick so far; the chooser sets the seat's own facts,
+    :func:`reversis_sim.kernel.view.seat_plays`, :func:`reversis_sim.numba_engine.policy.choose_play`): the engine's
+    seats, or a rollout's. ``ws`` is a searching seat's workspace, passed through. numba compiles one loop per
     chooser."""
 
     @njit_nrt_free_inline
-    def play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, claims, dealer, declarer, hands,
-                    tricks, known, n_forced, ws):
+    def play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, n_forced, ws):
         """R17-R21: the eldest leads; follow suit if able; the highest card of the suit led wins and leads next.
         Side payments trick by trick, the reversis commitment after trick ``reversis_commit_after``. The first
-        ``n_forced`` cards in playing order are the ones already in ``tricks`` (a replayed history); every other
-        card is ``choose_play``'s. Returns (committed seat or -1, breaker or -1, number of led claims)."""
+        ``n_forced`` cards in playing order are the ones already in ``deal.tricks`` (a replayed history); every
+        other card is ``choose_play``'s, on the seat's view (:mod:`.view`: the deal's facts and the trick as it is
+        played, kept here). Returns (committed seat or -1, breaker or -1, number of led claims)."""
+        row, ledger, claims, hands, tricks, view = (deal.row, deal.ledger, deal.claims, deal.hands, deal.tricks,
+                                                    deal.seat_view)
         n_tricks = P[P_HAND_SIZE]
         origin = round_origin(n, dealer)
         commit_after = P[P_COMMIT_AFTER] if P[P_REVERSIS] else -1
@@ -163,12 +168,15 @@ def make_play_tricks(choose_play):
         breaker = -1
         n_claims = 0
         seen = _ZERO  # every card played so far (public)
+        view[V_DECLARER] = declarer
         for ti in range(n_tricks):
             t = ti + 1
             tricks[ti, 0] = leader
             led_suit = -1
             played = _ZERO
-            streak = first_winner if (one_winner and ti > 0) else -1  # the seat that won every trick so far
+            view[V_TRICK] = ti
+            view[V_LEADER] = leader
+            view[V_STREAK] = first_winner if (one_winner and ti > 0) else -1  # the seat that won every trick so far
             p_leader = position(leader, origin, n)
             for k in range(N_ACTIVE):
                 seat = seat_of(p_leader + k, origin, n)
@@ -177,8 +185,7 @@ def make_play_tricks(choose_play):
                 if ti * N_ACTIVE + k < n_forced:
                     card = tricks[ti, 1 + k]
                 else:
-                    card = choose_play(P, n, sit_out, tables, family, pparams, draws, seat, legal, ti, hand, tricks,
-                                       k, dealer, seen, streak, declarer, known, row, ws)
+                    card = choose_play(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, seen, k)
                 if card < 0 or (legal & bit(card)) == _ZERO:
                     # not a legal card; or no family is registered under the seat's id
                     row[COL_ERROR] = (ERR_FAMILY if card == UNKNOWN_FAMILY else ERR_PLAY) + 16 * seat
@@ -187,6 +194,7 @@ def make_play_tricks(choose_play):
                 played |= bit(card)
                 seen |= bit(card)
                 tricks[ti, 1 + k] = card
+                view[V_CUR + k] = card
                 if k == 0:
                     led_suit = card >> 4
             winner = trick_winner(n, tables, tricks, ti, dealer, leader, led_suit)

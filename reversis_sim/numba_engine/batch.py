@@ -25,9 +25,10 @@ from .. import columns
 from ..constraints import Deals
 from ..kernel import layout as D
 from ..kernel.compiled import compile_rules
+from ..kernel.layout import Seats
 from ..policies import PolicySpec
 from ..rules import Rules
-from .match import BLOCK, match_kernels
+from .match import BLOCK, Out, match_kernels
 from .rows import I16_DEAL, PAY_SLOTS, compact_payments
 from .seats import constraint_arrays, policy_seed_array, seat_arrays, seed_u64
 
@@ -68,9 +69,9 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
     if n_matches:
         with _threads(threads):
             kernel, _ = match_kernels(rules.n_seats)
-            kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed),
-                   policy_seed_array(seed, policy_seeds, rules.n_seats), first_match, n_matches, n_deals,
-                   *constraint_arrays(rules, deals), *slots.arrays(), n_played, shuffles)
+            kernel(cr.arrays, Seats(family, params), seed_u64(seed), policy_seed_array(seed, policy_seeds,
+                   rules.n_seats), first_match, n_matches, n_deals, constraint_arrays(rules, deals),
+                   slots.out(n_played, shuffles))
     chunk = slots.chunk(n_played, n_deals)
     chunk.shuffles = int(shuffles.sum())
     return chunk
@@ -99,10 +100,11 @@ class _Slots:
         self.pay_count = np.zeros(n, np.int64)
         self.err = np.zeros(n, np.int64)
 
-    def arrays(self) -> tuple:
+    def out(self, n_played: np.ndarray, shuffles: np.ndarray) -> Out:
+        """The arrays as the match kernel writes them, with each match's deals played and shuffles drawn."""
         c = self.seat
-        return (c.match, c.i8, c.i16, c.i64, self.pay_seat, self.pay_reason, self.pay_amount, self.pay_count,
-                self.err)
+        return Out(c.match, c.i8, c.i16, c.i64, self.pay_seat, self.pay_reason, self.pay_amount, self.pay_count,
+                   self.err, n_played, shuffles)
 
     def chunk(self, n_played: np.ndarray, n_deals: int) -> columns.Chunk:
         """The deals played as a chunk (raising the first error a deal reported); a match that ended early at its
@@ -117,9 +119,9 @@ class _Slots:
         seat = self.seat if played.all() else self.seat.keep_deals(played)
         n_pay = int(counts.sum())
         out = {k: np.empty(n_pay, dt) for k, dt in columns.PAYMENT_COLUMNS.items()}
-        compact_payments(counts, BLOCK * n_deals, self.pay_seat, self.pay_reason, self.pay_amount, self.n_seats,
-                         self.seat.match, self.seat.i16[I16_DEAL], out["match"], out["deal"], out["seat"],
-                         out["reason"], out["amount"])
+        compact_payments(counts, BLOCK * n_deals, (self.pay_seat, self.pay_reason, self.pay_amount), self.n_seats,
+                         self.seat.match, self.seat.i16[I16_DEAL],
+                         (out["match"], out["deal"], out["seat"], out["reason"], out["amount"]))
         seat.payments = out
         return seat
 
@@ -158,8 +160,8 @@ def core_runner(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, n
 
     def run(n_threads: int) -> int:
         with _threads(n_threads):
-            kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed), pseeds, 0, n_matches, md,
-                   *unconstrained, *slots.arrays(), n_played, shuffles)
+            kernel(cr.arrays, Seats(family, params), seed_u64(seed), pseeds, 0, n_matches, md, unconstrained,
+                   slots.out(n_played, shuffles))
         return int(n_played.sum())
 
     return run

@@ -23,6 +23,7 @@ from ..kernel.bits import bit, count, select, suit_mask
 from ..kernel.compiled import (
     N_ACTIVE,
     P_DEALER_EXTRA,
+    P_DECK_MASK,
     P_ESP,
     P_ESP_GOAL,
     P_HAND_SIZE,
@@ -57,7 +58,8 @@ from ..kernel.layout import (
     SWAPS,
 )
 from ..kernel.payments import antes, position, round_origin, seat_of, sitting_out
-from ..kernel.tricks import eldest_of, espagnolette_eligible, make_play_tricks, settle_deal, start_row
+from ..kernel.tricks import dealer_of, eldest_of, espagnolette_eligible, make_play_tricks, settle_deal, start_row
+from ..kernel.view import V_GOAL, V_IS_DEALER, V_MUST_DISCARD, seat_decides, start_view
 from ..kernel.where import accepts
 from .policy import UNKNOWN_FAMILY, choose_declare, choose_exchange, choose_goal, choose_play, uses_draws
 
@@ -124,34 +126,35 @@ def deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered, predeal):
 
 
 @njit_nrt_free_inline
-def deal_constrained(P, n, deck, cards, h_deal, dealer, hands, offered, predeal, where, stack, view):
-    """The deal's cards (:func:`deal_cards`), drawn again while the dealt hands miss the ``where`` program (an
-    ``int64`` program of :mod:`reversis_sim.constraints`; empty: every deal passes), attempt ``k`` shuffling with
-    the key (..., deal, PURPOSE_SHUFFLE, k), as the reference does. Returns the number of shuffles drawn, or 0
-    when none of :data:`MAX_ATTEMPTS` passed. ``stack``, ``view``: the evaluator's scratch (``int64 (MAX_STACK,)``,
-    ``uint64 (TALON + 1,)``)."""
+def deal_constrained(P, n, deck, deal, h_deal, dealer, dealing):
+    """The deal's cards (:func:`deal_cards`), drawn again while the dealt hands miss the ``where`` program of
+    ``dealing`` (an ``int64`` program of :mod:`reversis_sim.constraints`; empty: every deal passes), attempt ``k``
+    shuffling with the key (..., deal, PURPOSE_SHUFFLE, k), as the reference does. Returns the number of shuffles
+    drawn, or 0 when none of :data:`MAX_ATTEMPTS` passed."""
+    hands, dealt = deal.hands, dealing.dealt
     for attempt in range(MAX_ATTEMPTS):
-        deal_cards(P, n, deck, cards, extend(extend(h_deal, PURPOSE_SHUFFLE), attempt), dealer, hands, offered,
-                   predeal)
-        if len(where) == 0:
+        deal_cards(P, n, deck, deal.cards, extend(extend(h_deal, PURPOSE_SHUFFLE), attempt), dealer, hands,
+                   deal.offered, dealing.predeal)
+        if len(dealing.where) == 0:
             return attempt + 1
-        dealt = _ZERO
+        cards = _ZERO
         for s in range(TALON):
-            view[s] = hands[H_DEALT, s] if s < n else _ZERO
-            dealt |= view[s]
-        view[TALON] = predeal[PD_DECK] & ~dealt
-        if accepts(where, view, stack):
+            dealt[s] = hands[H_DEALT, s] if s < n else _ZERO
+            cards |= dealt[s]
+        dealt[TALON] = dealing.predeal[PD_DECK] & ~cards
+        if accepts(dealing.where, dealt, dealing.stack):
             return attempt + 1
     return 0
 
 
 @njit_nrt_free_inline
-def exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, exch, known):
+def exchange(P, n, tables, seats, deal, dealer):
     """R13-R15: the dealer discards one card; then each non-dealer in playing order either discards one card and
     takes his face-down card unseen, or keeps his hand and only looks at it. F3.2 (``serbian``, take-then-discard):
     each non-dealer must take his card, then the dealer and each non-dealer in playing order discard one card
-    (perhaps the one just taken). Records the talon card each seat knows in ``known`` (A17). Returns the talon's
-    card points."""
+    (perhaps the one just taken). Records the talon card each seat knows in ``deal.known`` (A17). Returns the
+    talon's card points."""
+    row, hands, offered, exch, known, view = deal.row, deal.hands, deal.offered, deal.exch, deal.known, deal.seat_view
     for s in range(n):
         known[s] = _ZERO
     if P[P_TALON] == TALON_NONE:
@@ -160,13 +163,16 @@ def exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, 
     talon_points = 0
     origin = round_origin(n, dealer)
     p_eldest = position(eldest_of(n, dealer), origin, n)
+    view[V_MUST_DISCARD] = 1 if take else 0
     for k in range(N_ACTIVE):
         seat = dealer if k == 0 else seat_of(p_eldest + k - 1, origin, n)  # A: the dealer discards first
         must = take or seat == dealer
         hand = hands[H_NOW, seat]
         if take and seat != dealer:
             hand |= bit(offered[seat])  # F3.2: the talon card is taken first (every take precedes every discard)
-        choice = choose_exchange(family, pparams, draws, seat, seat == dealer, take, hand, tables)
+        seat_decides(view, seat, hand, _ZERO)
+        view[V_IS_DEALER] = 1 if seat == dealer else 0
+        choice = choose_exchange(seats, deal.draws, view, tables)
         if (choice >= 0 and (hand & bit(choice)) == _ZERO) or (choice < 0 and (must or choice == UNKNOWN_FAMILY)):
             # not a card of his hand; or no family is registered under the seat's id
             row[COL_ERROR] = (ERR_FAMILY if choice == UNKNOWN_FAMILY else ERR_EXCHANGE) + 16 * seat
@@ -187,34 +193,39 @@ def exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, 
         hands[H_NOW, seat] = hand
         known[seat] = bit(talon_card)  # A17: his discard, or the card he looked at
         talon_points += tables[T_TALON_POINTS, talon_card]
+    view[V_IS_DEALER] = 0
+    view[V_MUST_DISCARD] = 0
     row[COL_N_EXCH] = N_ACTIVE
     return talon_points
 
 
 @njit_nrt_free_inline
-def declare(P, n, tables, family, pparams, draws, row, dealer, hands):
+def declare(P, n, tables, seats, deal, dealer):
     """R38, A13: after the exchange and before the first lead, an eligible player may declare; in the ``modern``
     family he also names his goal (F1.4). Returns the declarer's seat or -1."""
     if not P[P_ESP]:
         return -1
+    row, view = deal.row, deal.seat_view
     origin = round_origin(n, dealer)
     p_eldest = position(eldest_of(n, dealer), origin, n)
     for k in range(N_ACTIVE):
         seat = seat_of(p_eldest + k, origin, n)
-        hand = hands[H_NOW, seat]
+        hand = deal.hands[H_NOW, seat]
         if espagnolette_eligible(P, hand):  # at most one seat can be eligible
-            declares = choose_declare(family, pparams, draws, seat, hand, tables)
+            seat_decides(view, seat, hand, deal.known[seat])
+            declares = choose_declare(seats, deal.draws, view, tables)
             if declares == UNKNOWN_FAMILY:
                 row[COL_ERROR] = ERR_FAMILY + 16 * seat
                 return -1
             if declares:
                 row[COL_DECLARER] = seat
                 if P[P_ESP_GOAL]:
-                    goal = choose_goal(P, family, pparams, draws, seat, hand, tables)
+                    goal = choose_goal(seats, deal.draws, view, tables)
                     if goal == UNKNOWN_FAMILY:
                         row[COL_ERROR] = ERR_FAMILY + 16 * seat
                         goal = 0
                     row[COL_ESP_GOAL] = goal
+                    view[V_GOAL] = goal
                 return seat
             return -1
     return -1
@@ -230,42 +241,45 @@ play_tricks = make_play_tricks(choose_play)
 
 
 @njit_nrt_free
-def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, deal, dealer, pool_before,
-              double_ante, row, hands, offered, exch, tricks, ledger, claims, cards, draws, known, ws, predeal, where,
-              stack, view):
-    """Play deal ``deal`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
-    with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), and fill the caller's
-    arrays (:mod:`reversis_sim.kernel.layout`; ``ws``: the searching seats' workspace,
-    :func:`reversis_sim.policies.search_nb.workspace`; ``predeal``, ``where``, ``stack``, ``view``: the deal's
-    constraints and their scratch, :func:`deal_constrained`). ``double_ante``: ``serbian``, the previous deal had a J♥
-    placement (F3.3). Returns the pool after the deal.
+def play_deal(rules, n, sit_out, seats, h_match, h_pmatch, d, pool_before, double_ante, deal, ws, dealing):
+    """Play deal ``d`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
+    with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), the rules' arrays
+    ``rules`` (:class:`reversis_sim.kernel.compiled.RulesArrays`) and the seats' policies ``seats``
+    (:class:`reversis_sim.kernel.layout.Seats`), and fill the deal's arrays ``deal``
+    (:class:`reversis_sim.kernel.layout.Deal`; ``ws``: the searching seats' workspace,
+    :func:`reversis_sim.policies.search_nb.workspace`; ``dealing``: the deal's constraints and their scratch,
+    :func:`deal_constrained`). ``double_ante``: ``serbian``, the previous deal had a J♥ placement (F3.3). Returns
+    the pool after the deal.
 
     ``n`` is the number of seats, ``P[P_N_SEATS]`` (4, or 5 where the dealer sits out) and ``sit_out`` whether the
     dealer sits out (``P[P_SIT_OUT]``, the same as ``n == 5``), literal constants from the match kernels: numba
     compiles one specialization of the deal per table, in which the seat arithmetic of a four-seat table is the
     plain ``& 3`` (measured: the four-seat deal is 12% slower with the random policy, 8-17% with the heuristics,
     when the table is read at run time). It stays a parameter of the one deal loop."""
+    P, tables, deck = rules
+    row, hands = deal.row, deal.hands
+    dealer = dealer_of(P, d)
     start_row(row, dealer, pool_before, double_ante)
+    start_view(deal.seat_view, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), pool_before, double_ante)
 
     # DESIGN decision 1: the deal's draws, keyed by (seed, match, deal, purpose, seat).
-    h_deal = extend(h_match, deal)
+    h_deal = extend(h_match, d)
     # Each seat's policy stream is keyed by its own policy seed (``h_pmatch[s]`` = extend(seed_hash(policy seed),
     # match)); by default every policy seed is the run seed, and then this is extend(h_deal, PURPOSE_POLICY), s.
     # A seat whose family never reads them (``avoid``, ``lowest``) is not drawn for: 60 hashes a deal at a table of
     # four.
     for s in range(n):
-        if uses_draws(family[s]):
-            fill_draws(extend(extend(extend(h_pmatch[s], deal), PURPOSE_POLICY), s), P[P_HAND_SIZE], P[P_ESP_GOAL],
-                       draws[s])
+        if uses_draws(seats.family[s]):
+            fill_draws(extend(extend(extend(h_pmatch[s], d), PURPOSE_POLICY), s), P[P_HAND_SIZE], P[P_ESP_GOAL],
+                       deal.draws[s])
 
-    row[COL_SHUFFLES] = deal_constrained(P, n, deck, cards, h_deal, dealer, hands, offered, predeal, where, stack,
-                                         view)
+    row[COL_SHUFFLES] = deal_constrained(P, n, deck, deal, h_deal, dealer, dealing)
     if row[COL_SHUFFLES] == 0:
         row[COL_ERROR] = ERR_WHERE
         return pool_before
-    antes(P, n, row, ledger, dealer, double_ante)
-    talon_points = exchange(P, n, tables, family, pparams, draws, row, dealer, hands, offered, exch, known)
-    declarer = declare(P, n, tables, family, pparams, draws, row, dealer, hands)
+    antes(P, n, row, deal.ledger, dealer, double_ante)
+    talon_points = exchange(P, n, tables, seats, deal, dealer)
+    declarer = declare(P, n, tables, seats, deal, dealer)
     for s in range(n):  # Appendix A: each seat's cards at the first lead
         hand = hands[H_NOW, s]
         hands[H_LEAD, s] = hand
@@ -275,7 +289,6 @@ def play_deal(P, n, sit_out, tables, deck, family, pparams, h_match, h_pmatch, d
         if P[P_ESP] and row[COL_ESP_ELIGIBLE] < 0 and espagnolette_eligible(P, hand):
             row[COL_ESP_ELIGIBLE] = s
     row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
-    committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, family, pparams, draws, row, ledger, claims,
-                                               dealer, declarer, hands, tricks, known, 0, ws)
-    settle_deal(P, n, row, ledger, claims, n_claims, tricks, dealer, declarer, committed, breaker)
+    committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws)
+    settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
     return row[COL_POOL_AFTER]

@@ -11,10 +11,10 @@ import numpy as np
 from numba import prange
 
 from ..constraints import MAX_STACK, TALON, Deals
-from ..kernel.compiled import MAX_SEATS, P_N_SEATS, compile_rules
+from ..kernel.compiled import P_N_SEATS, compile_rules
 from ..kernel.jit import njit_parallel
 from ..kernel.keys_nb import extend, seed_hash
-from ..kernel.layout import H_DEALT, SWAPS
+from ..kernel.layout import H_DEALT, Dealing, alloc
 from ..kernel.tricks import dealer_of
 from ..rules import Rules
 from .deal import deal_constrained
@@ -22,24 +22,21 @@ from .seats import constraint_arrays, seed_u64
 
 
 @njit_parallel
-def dealt_hands_nb(P, deck, seed, first_match, n_matches, n_deals, predeal, where, out, shuffles):
+def dealt_hands_nb(P, deck, seed, first_match, n_matches, n_deals, constraint, out, shuffles):
     """``out[i * n_deals + d, s]``: the dealt hand of seat ``s`` in deal ``d`` of match ``first_match + i``, under
-    the constraints ``predeal`` and ``where`` (:func:`.deal.deal_constrained`); ``shuffles[i * n_deals + d]``: the
-    shuffles it took (0: none of the attempts passed)."""
+    the constraints ``constraint`` (``predeal``, ``where``: :func:`.deal.deal_constrained`);
+    ``shuffles[i * n_deals + d]``: the shuffles it took (0: none of the attempts passed)."""
     n = P[P_N_SEATS]
     h_seed = seed_hash(seed)
     for i in prange(n_matches):
-        hands = np.zeros((3, MAX_SEATS), np.uint64)
-        offered = np.zeros(MAX_SEATS, np.int64)
-        cards = np.zeros(2 * SWAPS, np.int64)
-        stack = np.zeros(MAX_STACK, np.int64)
-        view = np.zeros(TALON + 1, np.uint64)
+        deal = alloc()
+        dealing = Dealing(constraint[0], constraint[1], np.zeros(MAX_STACK, np.int64), np.zeros(TALON + 1, np.uint64))
         h_match = extend(h_seed, first_match + i)
         for d in range(n_deals):
-            shuffles[i * n_deals + d] = deal_constrained(P, n, deck, cards, extend(h_match, d), dealer_of(P, d),
-                                                         hands, offered, predeal, where, stack, view)
+            shuffles[i * n_deals + d] = deal_constrained(P, n, deck, deal, extend(h_match, d), dealer_of(P, d),
+                                                         dealing)
             for s in range(n):
-                out[i * n_deals + d, s] = hands[H_DEALT, s]
+                out[i * n_deals + d, s] = deal.hands[H_DEALT, s]
 
 
 def dealt_hands(rules: Rules, *, seed: int, first_match: int, n_matches: int,
@@ -54,5 +51,5 @@ def dealt_hands(rules: Rules, *, seed: int, first_match: int, n_matches: int,
     shuffles = np.zeros(int(n_matches) * n_deals, np.int64)
     if n_matches:
         dealt_hands_nb(cr.params, cr.deck, seed_u64(seed), int(first_match), int(n_matches), n_deals,
-                       *constraint_arrays(rules, deals), out, shuffles)
+                       constraint_arrays(rules, deals), out, shuffles)
     return (out, shuffles) if with_shuffles else out

@@ -1,5 +1,6 @@
 """Seat policies inside the kernels: the policies' numba dispatch (:mod:`reversis_sim.policies.dispatch`) called
-with each seat's family id, parameter vector and draws, and the public view the kernel keeps.
+with each seat's family id, parameter vector and draws, and the seat's view the kernel keeps
+(:mod:`reversis_sim.kernel.view`).
 
 numba compiles a function argument separately for each function, so policies are not passed around as functions:
 each decision passes ``family[seat]`` (the family id) to the dispatch, which calls the registered family's numba
@@ -15,20 +16,14 @@ seat (:mod:`reversis_sim.kernel.layout`) and the wrappers raise, so an unknown i
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..kernel.compiled import P_DECK_MASK, P_HAND_SIZE, T_STRENGTH, T_TRICK_POINTS
 from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
-from ..kernel.layout import COL_DOUBLE_ANTE, COL_ESP_GOAL, COL_POOL_BEFORE
-from ..policies import dispatch, search_nb
-from ..policies import random_nb as random_family
+from ..kernel.view import V_SEAT, V_TRICK, seat_plays
+from ..policies import dispatch, random_nb, search_nb
 from ..policies.dispatch import UNKNOWN_FAMILY, uses_draws
 from ..policies.random import FAMILY as RANDOM
 from ..policies.search import SEARCH_ID
 
 RANDOM_ID = RANDOM.family_id
-random_play = random_family.play
-_ZERO = np.uint64(0)
 
 __all__ = ["UNKNOWN_FAMILY", "choose_declare", "choose_exchange", "choose_goal", "choose_play", "uses_draws"]
 
@@ -43,68 +38,57 @@ def _decider(family, params):
 
 
 @njit_nrt_free
-def choose_exchange(family, params, draws, seat, is_dealer, must_discard, hand, tables):
-    """Talon exchange (R13, R14): the card to discard, -1 to keep the hand (never for the dealer, nor under
-    ``must_discard``: ``serbian``'s take-then-discard, F3.2, where the non-dealer has already taken his card), or
-    ``UNKNOWN_FAMILY``. ``hand``: the seat's mask when it decides."""
-    f, p = _decider(family[seat], params[seat])
-    return dispatch.exchange(f, p, draws[seat], seat, is_dealer, must_discard, hand, tables[T_STRENGTH],
-                             tables[T_TRICK_POINTS])
+def choose_exchange(seats, draws, view, tables):
+    """Talon exchange (R13, R14) of the seat ``view[V_SEAT]``: the card to discard, -1 to keep the hand (never for
+    the dealer, nor where it must discard: ``serbian``'s take-then-discard, F3.2, where the non-dealer has already
+    taken his card), or ``UNKNOWN_FAMILY``."""
+    seat = view[V_SEAT]
+    f, p = _decider(seats.family[seat], seats.params[seat])
+    return dispatch.exchange(f, p, draws[seat], view, tables)
 
 
 @njit_nrt_free
-def choose_declare(family, params, draws, seat, hand, tables):
+def choose_declare(seats, draws, view, tables):
     """Declare the espagnolette (R38)? 1 or 0 (or ``UNKNOWN_FAMILY``); asked only of an eligible seat."""
-    f, p = _decider(family[seat], params[seat])
-    return dispatch.declare(f, p, draws[seat], hand, tables[T_STRENGTH])
+    seat = view[V_SEAT]
+    f, p = _decider(seats.family[seat], seats.params[seat])
+    return dispatch.declare(f, p, draws[seat], view, tables)
 
 
 @njit_nrt_free
-def choose_goal(P, family, params, draws, seat, hand, tables):
+def choose_goal(seats, draws, view, tables):
     """The declarer's goal where the preset asks one (``modern``, F1.4): 1 ``win_all``, 0 ``lose_all`` (or
     ``UNKNOWN_FAMILY``)."""
-    f, p = _decider(family[seat], params[seat])
-    return dispatch.goal(f, p, draws[seat], hand, np.uint64(P[P_DECK_MASK]), tables[T_STRENGTH])
+    seat = view[V_SEAT]
+    f, p = _decider(seats.family[seat], seats.params[seat])
+    return dispatch.goal(f, p, draws[seat], view, tables)
 
 
 @njit_nrt_free_inline
-def choose_play(P, n, sit_out, tables, family, params, draws, seat, legal, trick_index, hand, tricks, n_cur, dealer,
-                seen, streak, declarer, known, row, ws):
-    """The card to play (a card of the non-empty mask ``legal``) to trick ``trick_index`` (0-based), at a table of
-    ``n`` seats whose dealer ``sit_out`` or not (literal constants, :func:`.deal.play_deal`), or
-    ``UNKNOWN_FAMILY``. The seat's public view: its ``hand``, the cards ``seen`` on the table (this trick
-    included), the trick so far (``tricks[trick_index, 1:1 + n_cur]``, led by ``tricks[trick_index, 0]``), the
-    ``streak`` seat, the ``declarer``, and the talon cards it knows (``known[seat]``, from the exchange); a search
-    also the whole trick history and the public facts of the deal in ``row``, and ``ws``, its workspace.
+def choose_play(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, seen, k):
+    """The card ``seat`` plays, the ``k``-th of the trick (a card of the non-empty mask ``legal``, from ``hand``;
+    ``seen``: every card on the table so far) at a table of ``n`` seats whose dealer ``sit_out`` or not (literal
+    constants, :func:`.deal.play_deal`), or ``UNKNOWN_FAMILY``: its family's decision on its view ``deal.seat_view``
+    (:mod:`reversis_sim.kernel.view`: the seat's own facts set here, the deal's and the trick's kept by the trick
+    loop), through the dispatch. Inlined into the trick loop.
 
-    Inlined into the trick loop. The ``random`` family's own decision (inlined too) is called first, without the
-    dispatch and the talon cards it ignores: measured, the dispatch and the view cost the random family 7% of its
-    deals per second. Every other family goes through :func:`_dispatched_play`."""
-    if family[seat] == RANDOM_ID:
-        return random_play(params[seat], draws[seat], seat, legal, hand, trick_index, P[P_HAND_SIZE],
-                           tricks[trick_index, 1:], n_cur, tricks[trick_index, 0], dealer, n, sit_out, seen, _ZERO,
-                           streak, declarer, np.uint64(P[P_DECK_MASK]), tables[T_STRENGTH], tables[T_TRICK_POINTS])
-    if family[seat] == SEARCH_ID:
-        return _searched_play(P, n, sit_out, tables, params, draws, seat, legal, trick_index, hand, tricks, n_cur,
-                              dealer, declarer, known, row, ws)
-    return _dispatched_play(P, n, sit_out, tables, family, params, draws, seat, legal, trick_index, hand, tricks,
-                            n_cur, dealer, seen, streak, declarer, known)
+    Two families are not dispatched here, the registry's two exceptions. A search needs the table too (the whole
+    trick history ``deal.tricks`` and its workspace ``ws``: :func:`reversis_sim.policies.search_nb.play`). And the
+    ``random`` family, whose play reads only the legal cards and the trick, is called without its view being
+    filled: measured, filling it (six slots a card) costs a table of ``random`` 7% of its deals a second, and
+    ``random`` is the baseline of every A/A test and the policy of the fastest runs."""
+    f = seats.family[seat]
+    if f == RANDOM_ID:
+        return random_nb.pick(deal.draws[seat], legal, deal.seat_view[V_TRICK])
+    seat_plays(deal.seat_view, seat, hand, legal, seen, deal.known[seat], k)
+    if f == SEARCH_ID:
+        return _searched_play(P, n, sit_out, tables, seats, deal, ws)
+    return dispatch.play(f, seats.params[seat], deal.draws[seat], deal.seat_view, tables)
 
 
 @njit_nrt_free
-def _searched_play(P, n, sit_out, tables, params, draws, seat, legal, trick_index, hand, tricks, n_cur, dealer,
-                   declarer, known, row, ws):
-    """A search's card (:func:`reversis_sim.policies.search_nb.play`), given the public facts of the deal from the
-    result row: the pool before the deal, doubled antes, the declarer's goal (and nothing else of the row)."""
-    return search_nb.play(params[seat], draws[seat], seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer,
-                       row[COL_ESP_GOAL], known[seat], row[COL_POOL_BEFORE], row[COL_DOUBLE_ANTE], P, n, sit_out,
-                       tables, ws)
-
-
-@njit_nrt_free_inline
-def _dispatched_play(P, n, sit_out, tables, family, params, draws, seat, legal, trick_index, hand, tricks, n_cur,
-                     dealer, seen, streak, declarer, known):
-    """:func:`choose_play` through the dispatch (inlined, as the dispatch's links are)."""
-    return dispatch.play(family[seat], params[seat], draws[seat], seat, legal, hand, trick_index, P[P_HAND_SIZE],
-                         tricks[trick_index, 1:], n_cur, tricks[trick_index, 0], dealer, n, sit_out, seen, known[seat],
-                         streak, declarer, np.uint64(P[P_DECK_MASK]), tables[T_STRENGTH], tables[T_TRICK_POINTS])
+def _searched_play(P, n, sit_out, tables, seats, deal, ws):
+    """A search's card (:func:`reversis_sim.policies.search_nb.play`)."""
+    seat = deal.seat_view[V_SEAT]
+    return search_nb.play(seats.params[seat], deal.draws[seat], deal.seat_view, tables, P, n, sit_out, deal.tricks,
+                          ws)

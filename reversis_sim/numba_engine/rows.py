@@ -163,12 +163,14 @@ def seat_rows(row, q_net, n_seats, base, match, i8, i16, i64):
 
 
 @njit
-def compact_payments(count, block_deals, seat, reason, amount, n_seats, match, deal, out_match, out_deal, out_seat,
-                     out_reason, out_amount):
-    """Pack the counted payment slots of every deal into the ``out_*`` arrays, in deal order: the deals come in
-    blocks of ``block_deals`` (the match kernel's parallel blocks), whose rows start at slot ``PAY_SLOTS`` times the
-    block's first deal, ``count[d]`` rows for deal ``d`` after those of the block's earlier deals. The deal's
-    ``match`` and ``deal`` come from its first seat row."""
+def compact_payments(count, block_deals, slots, n_seats, match, deal, out):
+    """Pack the counted payment slots of every deal (``slots``: the slots' seat, reason and amount) into the ``out``
+    arrays (match, deal, seat, reason, amount), in deal order: the deals come in blocks of ``block_deals`` (the match
+    kernel's parallel blocks), whose rows start at slot ``PAY_SLOTS`` times the block's first deal, ``count[d]``
+    rows for deal ``d`` after those of the block's earlier deals. The deal's ``match`` and ``deal`` come from its
+    first seat row."""
+    seat, reason, amount = slots
+    out_match, out_deal, out_seat, out_reason, out_amount = out
     k = 0
     src = 0
     for d in range(len(count)):

@@ -33,6 +33,7 @@ from ..kernel.layout import (
     COL_REV_SEAT,
     H_DEALT,
     H_LEAD,
+    Seats,
     kernel_error,
 )
 from ..policies import PolicySpec, parse_spec
@@ -69,9 +70,9 @@ def _records(rules: Rules, seats, seed: int, match: int, n_deals: int, wanted: i
     if n_deals < 1 or match < 0:
         raise ValueError(f"need n_deals >= 1 and match >= 0, got n_deals={n_deals}, match={match}")
     _, kernel = match_kernels(rules.n_seats)
-    *arrays, played = kernel(cr.params, cr.tables, cr.deck, family, params, seed_u64(seed),
+    *arrays, played = kernel(cr.arrays, Seats(family, params), seed_u64(seed),
                              policy_seed_array(seed, policy_seeds, rules.n_seats), int(match), n_deals,
-                             *constraint_arrays(rules, deals))
+                             constraint_arrays(rules, deals))
     if wanted is not None and wanted >= played:
         raise ValueError(f"match {match} ended after deal {played - 1} (a running total reached "
                          f"{rules.target_total}); there is no deal {wanted}")

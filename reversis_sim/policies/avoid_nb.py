@@ -7,7 +7,29 @@ import numpy as np
 
 from .. import cards as C
 from ..kernel.bits import ONE, bit, count, lowest, suit_mask
+from ..kernel.compiled import T_STRENGTH, T_TRICK_POINTS
 from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.view import (
+    V_CUR,
+    V_DEALER,
+    V_DECK,
+    V_DECLARER,
+    V_HAND,
+    V_IS_DEALER,
+    V_LEADER,
+    V_LEGAL,
+    V_MUST_DISCARD,
+    V_N_CUR,
+    V_N_SEATS,
+    V_N_TRICKS,
+    V_PLAYED,
+    V_SEAT,
+    V_SIT_OUT,
+    V_STREAK,
+    V_TALON_KNOWN,
+    V_TRICK,
+    mask,
+)
 from .avoid import (
     A_ACE_HUNT,
     A_BREAK,
@@ -72,17 +94,22 @@ def _shed(hand, legal, strength, points, params, trick_index, n_tricks, winner_o
 
 
 @njit_nrt_free_inline
-def play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats, sit_out, played,
-         talon_known, streak, declarer, deck, strength, points):
-    """The card to play (a card of the non-empty mask ``legal``) to trick ``trick_index`` (0-based).
+def play(params, draws, view, tables):
+    """The card to play (a card of the non-empty mask ``V_LEGAL`` of the seat's view) to the trick in progress.
 
     ``cur[:n_cur]``: the cards already in the trick, in playing order from ``leader`` (a dealer who sits out,
     ``sit_out``, is skipped).
 
-    Inlined into the trick loops (through the dispatch, :mod:`.dispatch`): called as a function, its twenty
-    arguments (five of them arrays, seven machine words each) cost more than a short decision itself (measured:
-    about a tenth of an ``avoid`` table's time went to the call).
+    Inlined into the trick loops (through the dispatch, :mod:`.dispatch`): measured, a call that passed its view
+    fact by fact cost about a tenth of an ``avoid`` table's time.
     """
+    seat, legal, hand = view[V_SEAT], mask(view, V_LEGAL), mask(view, V_HAND)
+    trick_index, n_tricks, n_cur, leader = view[V_TRICK], view[V_N_TRICKS], view[V_N_CUR], view[V_LEADER]
+    dealer, n_seats, sit_out = view[V_DEALER], view[V_N_SEATS], view[V_SIT_OUT] != 0
+    played, talon_known, deck = mask(view, V_PLAYED), mask(view, V_TALON_KNOWN), mask(view, V_DECK)
+    streak, declarer = view[V_STREAK], view[V_DECLARER]
+    cur = view[V_CUR:]
+    strength, points = tables[T_STRENGTH], tables[T_TRICK_POINTS]
     out = deck & ~hand & ~talon_known
     if params[A_COUNT] >= 0.5:
         out &= ~played
@@ -197,10 +224,11 @@ def _discard_score(c, hand, strength, points, params):
 
 
 @njit_nrt_free
-def exchange(params, draws, seat, is_dealer, must_discard, hand, strength, points):
+def exchange(params, draws, view, tables):
     """The talon decision: the card to discard, or -1 to keep the hand and only look (never -1 when the seat is
-    the dealer or ``must_discard``)."""
-    if not (is_dealer or must_discard) and _danger(hand, strength, points, params) < params[A_TAKE]:
+    the dealer or must discard)."""
+    hand, strength, points = mask(view, V_HAND), tables[T_STRENGTH], tables[T_TRICK_POINTS]
+    if not (view[V_IS_DEALER] or view[V_MUST_DISCARD]) and _danger(hand, strength, points, params) < params[A_TAKE]:
         return -1
     best, best_score = -1, -1e9
     m = np.uint64(hand)
@@ -214,10 +242,10 @@ def exchange(params, draws, seat, is_dealer, must_discard, hand, strength, point
 
 
 @njit_nrt_free
-def declare(params, draws, hand, strength):
+def declare(params, draws, view, tables):
     """H12: declare the espagnolette only with few high cards besides the Aces."""
     risky = 0
-    m = np.uint64(hand)
+    m = mask(view, V_HAND)
     while m:
         c = lowest(m)
         m &= m - ONE
@@ -228,6 +256,6 @@ def declare(params, draws, hand, strength):
 
 
 @njit_nrt_free
-def goal(params, draws, hand, deck, strength):
+def goal(params, draws, view, tables):
     """``modern`` goal: win every trick only with a hand of sure tricks, otherwise lose every trick."""
-    return win_all_goal(hand, deck, strength)
+    return win_all_goal(mask(view, V_HAND), mask(view, V_DECK), tables[T_STRENGTH])

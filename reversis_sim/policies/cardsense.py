@@ -144,8 +144,8 @@ def current_best(cur, n_cur, strength):
 def nth_seat(leader, i, dealer, n_seats, sit_out):
     """The seat that plays the ``i``-th card of a trick led by ``leader`` (a dealer who sits out is skipped)."""
     s = leader
-    for _ in range(i):
-        s = (s + 1) % n_seats
+    for _ in range(i):  # a branch, not a remainder: the table's size is read at run time (a division)
+        s = 0 if s + 1 == n_seats else s + 1
         if sit_out and s == dealer:
-            s = (s + 1) % n_seats
+            s = 0 if s + 1 == n_seats else s + 1
     return s

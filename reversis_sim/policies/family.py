@@ -9,16 +9,19 @@ dispatch (:mod:`.dispatch`) calls the decisions by the family id, and the positi
 kernel's parameter vector are their order in the declaration (:meth:`Family.position`; a family reads
 ``params[position("take")]``).
 
-The four decisions, numba functions of what the seat may know (the information discipline of issue 4; the
-arguments are described in :mod:`.dispatch`):
+The four decisions, numba functions of what the seat may know (the information discipline of issue 4), each
+``decision(params, draws, view, tables)``: the family's parameter vector, the seat's keyed draws of the deal, its
+view (:mod:`reversis_sim.kernel.view`: one ``int64`` record of named slots, filled alike by both engines) and the
+rules' per-card tables (:mod:`reversis_sim.kernel.compiled`):
 
-- ``exchange(params, draws, seat, is_dealer, must_discard, hand, strength, points) -> int``: the card to
-  discard, or -1 to keep the hand (never -1 for the dealer or under ``must_discard``);
-- ``declare(params, draws, hand, strength) -> bool``: declare the espagnolette (asked of an eligible seat);
-- ``goal(params, draws, hand, deck, strength) -> bool``: the declarer's goal where he names one, True for
-  ``win_all``;
-- ``play(params, draws, seat, legal, hand, trick_index, n_tricks, cur, n_cur, leader, dealer, n_seats, sit_out,
-  played, talon_known, streak, declarer, deck, strength, points) -> int``: a card of the mask ``legal``.
+- ``exchange``: the card to discard, or -1 to keep the hand (never -1 for the dealer, ``V_IS_DEALER``, or where it
+  must discard, ``V_MUST_DISCARD``);
+- ``declare`` -> bool: declare the espagnolette (asked of an eligible seat);
+- ``goal`` -> bool: the declarer's goal where he names one, True for ``win_all``;
+- ``play``: a card of the mask ``V_LEGAL``.
+
+A new fact a policy may read is one slot of the view and one line in each of its two fillers (the kernel's, and
+the reference engine's :meth:`.seat_policy.SeatPolicy._fill`).
 """
 
 from __future__ import annotations

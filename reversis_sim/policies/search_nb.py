@@ -3,6 +3,8 @@ the kernel's trick loop, the worlds a seat samples, the card it plays."""
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..kernel.bits import bit, count, lowest, suit_mask
@@ -24,9 +26,37 @@ from ..kernel.compiled import (
 )
 from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline
 from ..kernel.keys_nb import N_DRAWS, PLAY, extend
-from ..kernel.layout import COL_DECLARER, COL_ESP_GOAL, COL_FISH, COL_PARTY_VALUE, COL_SCORE, H_NOW, N_COLS
+from ..kernel.layout import (
+    COL_DECLARER,
+    COL_ESP_GOAL,
+    COL_FISH,
+    COL_PARTY_VALUE,
+    COL_SCORE,
+    H_NOW,
+    N_COLS,
+    Deal,
+    Seats,
+)
 from ..kernel.payments import antes, position, round_origin, seat_of, sitting_out
 from ..kernel.tricks import PAYMENT_CARDS, make_play_tricks, settle_deal, start_row
+from ..kernel.view import (
+    V_DEALER,
+    V_DECK,
+    V_DECLARER,
+    V_DOUBLE_ANTE,
+    V_GOAL,
+    V_HAND,
+    V_LEGAL,
+    V_LEN,
+    V_N_CUR,
+    V_POOL_BEFORE,
+    V_SEAT,
+    V_TALON_KNOWN,
+    V_TRICK,
+    mask,
+    seat_plays,
+    start_view,
+)
 from . import dispatch
 from . import worlds as W
 from .search import MAX_ROLLOUT_PARAMS, N_OWN, SEARCH_ID
@@ -34,22 +64,34 @@ from .search import MAX_ROLLOUT_PARAMS, N_OWN, SEARCH_ID
 _SALT = 0x5EA5C4  # folds the search's purpose into its draws' key
 _ZERO = np.uint64(0)
 
+Workspace = namedtuple("Workspace", "deal seats lead hold worlds stats")
+"""A searching seat's scratch arrays (allocated once per thread by the engines): ``deal``, the
+:class:`~reversis_sim.kernel.layout.Deal` a rollout is played in (its ``view``, the view its seats decide on);
+``seats``, the rollout's :class:`~reversis_sim.kernel.layout.Seats` (the rollout policy in every seat); ``lead``
+uint64 ``(2, MAX_SEATS)``: the cards each seat has played, then each seat's hand at the first lead in a world;
+``hold`` int64 ``(4, MAX_SEATS)``: each holder's cards needed, its void suits, its seat (-1: the talon), each
+seat's void suits; ``worlds``: the sampler's :class:`.worlds.Scratch`; ``stats`` float64 ``(3, 64)``: per card,
+the sum and the sum of squares of its gain over the rollout policy's card, and its last rollout's result."""
+
+
 @njit
 def workspace(searching):
-    """The scratch arrays of a searching seat, allocated once per thread by the engines; ``searching`` False (no
-    search at the table): arrays of the same types, too small to use, so that a table of heuristics pays nothing."""
+    """The :class:`Workspace` of a searching seat; ``searching`` False (no search at the table): arrays of the same
+    types, too small to use, so that a table of heuristics pays nothing."""
     k = 1 if searching else 0
     fact = np.ones(64, np.float64)
     for i in range(1, 64):
         fact[i] = fact[i - 1] * i
-    return (np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64),
-            np.zeros((MAX_TRICKS * k, 6), np.int64), np.zeros((MAX_LEDGER * k, 6), np.int64),
-            np.zeros((MAX_CLAIMS * k, 4), np.int64), np.zeros(MAX_SEATS, np.uint64),
-            np.zeros((MAX_SEATS * k, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.int64),
-            np.zeros((MAX_SEATS * k, MAX_ROLLOUT_PARAMS), np.float64), np.zeros((2, MAX_SEATS), np.uint64),
-            np.zeros((4, MAX_SEATS), np.int64), np.zeros(W.MAX_HOLDERS, np.uint64),
-            np.zeros((5, W.MAX_HOLDERS), np.int64), np.zeros((3, 64), np.float64), np.zeros(64, np.int64),
-            np.zeros((5, W.N_KEYS * k), np.float64), fact, np.zeros(1, np.int64))
+    deal = Deal(np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64), np.zeros(0, np.int64),
+                np.zeros((0, 3), np.int64), np.zeros((MAX_TRICKS * k, 6), np.int64),
+                np.zeros((MAX_LEDGER * k, 6), np.int64), np.zeros((MAX_CLAIMS * k, 4), np.int64),
+                np.zeros(0, np.int64), np.zeros((MAX_SEATS * k, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.uint64),
+                np.zeros(V_LEN, np.int64))
+    seats = Seats(np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SEATS * k, MAX_ROLLOUT_PARAMS), np.float64))
+    worlds = W.Scratch(np.zeros((5, W.MAX_HOLDERS), np.int64), np.zeros((5, W.N_KEYS * k), np.float64), fact,
+                       np.zeros(W.MAX_HOLDERS, np.uint64), np.zeros(64, np.int64), np.zeros(1, np.int64))
+    return Workspace(deal, seats, np.zeros((2, MAX_SEATS), np.uint64), np.zeros((4, MAX_SEATS), np.int64), worlds,
+                     np.zeros((3, 64), np.float64))
 
 
 @njit
@@ -76,30 +118,32 @@ def rollout_params(params):
 
 
 @njit_nrt_free_inline
-def _rollout_choose(P, n, sit_out, tables, family, pparams, draws, seat, legal, trick_index, hand, tricks, n_cur,
-                    dealer, seen, streak, declarer, known, row, ws):
-    """A rollout's card: the rollout policy's, through the heuristics' dispatch (never a search)."""
-    return dispatch.play(family[seat], pparams[seat], draws[seat], seat, legal, hand, trick_index, P[P_HAND_SIZE],
-                         tricks[trick_index, 1:], n_cur, tricks[trick_index, 0], dealer, n, sit_out, seen,
-                         known[seat], streak, declarer, np.uint64(P[P_DECK_MASK]), tables[T_STRENGTH],
-                         tables[T_TRICK_POINTS])
+def _rollout_choose(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, seen, k):
+    """A rollout's card: the rollout policy's on the seat's view, through the heuristics' dispatch (never a
+    search)."""
+    seat_plays(deal.seat_view, seat, hand, legal, seen, deal.known[seat], k)
+    return dispatch.play(seats.family[seat], seats.params[seat], deal.draws[seat], deal.seat_view, tables)
 
 
 _rollout_tricks = make_play_tricks(_rollout_choose)
 
 
 @njit_nrt_free
-def rollout(P, n, sit_out, tables, seat, card, lead, talon_points, tricks, trick_index, n_cur, dealer, declarer,
-            goal, pool_before, double_ante, ws):
+def rollout(P, n, sit_out, tables, view, card, lead, talon_points, tricks, ws):
     """The deal replayed in one world (hands at the first lead ``lead``): the history as it was, then ``card`` for
-    ``seat``, then the rollout policy in every seat to the end; settled. Returns the seat's result: its fish
-    (minus its score under simple scoring)."""
-    row, hands, rtricks, ledger, claims, rknown, rdraws, rfam, rpars = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], \
-        ws[6], ws[7], ws[8]
+    the deciding seat ``view[V_SEAT]``, then the rollout policy in every seat to the end; settled. Returns the
+    seat's result: its fish (minus its score under simple scoring). ``view``: the deciding seat's real view (the
+    deal's public facts); the rollout's seats decide on ``ws.deal.seat_view``."""
+    seat, trick_index, n_cur, dealer = view[V_SEAT], view[V_TRICK], view[V_N_CUR], view[V_DEALER]
+    declarer, pool_before, double_ante = view[V_DECLARER], view[V_POOL_BEFORE], view[V_DOUBLE_ANTE]
+    deal = ws.deal
+    row, hands, rtricks, ledger = deal.row, deal.hands, deal.tricks, deal.ledger
     start_row(row, dealer, pool_before, double_ante)
+    start_view(deal.seat_view, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), pool_before, double_ante)
+    deal.seat_view[V_GOAL] = view[V_GOAL]
     antes(P, n, row, ledger, dealer, double_ante)
     row[COL_DECLARER] = declarer
-    row[COL_ESP_GOAL] = goal
+    row[COL_ESP_GOAL] = view[V_GOAL]
     row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
     for s in range(n):
         hands[H_NOW, s] = lead[s]
@@ -107,21 +151,21 @@ def rollout(P, n, sit_out, tables, seat, card, lead, talon_points, tricks, trick
         for j in range(6):
             rtricks[ti, j] = tricks[ti, j]
     rtricks[trick_index, 1 + n_cur] = card
-    committed, breaker, n_claims = _rollout_tricks(P, n, sit_out, tables, rfam, rpars, rdraws, row, ledger, claims,
-                                                   dealer, declarer, hands, rtricks, rknown,
+    committed, breaker, n_claims = _rollout_tricks(P, n, sit_out, tables, ws.seats, deal, dealer, declarer,
                                                    trick_index * N_ACTIVE + n_cur + 1, ws)
-    settle_deal(P, n, row, ledger, claims, n_claims, rtricks, dealer, declarer, committed, breaker)
+    settle_deal(P, n, row, ledger, deal.claims, n_claims, rtricks, dealer, declarer, committed, breaker)
     if P[P_SCORING] == SCORING_SIMPLE:
         return -row[COL_SCORE + seat]
     return row[COL_FISH + seat]
 
 
 @njit_nrt_free
-def knowledge(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, played_by, void_suits):
-    """What the seat knows of the hidden cards: each seat's played cards (``played_by``), the suits each has shown
-    it lacks (``void_suits``, bit ``s`` for suit ``s``; an espagnolette declarer's renounce in the first tricks
-    shows nothing, R39), and the unseen cards (returned): the deck less its hand, the cards played and the talon
-    cards it knows."""
+def knowledge(P, n, view, tricks, played_by, void_suits):
+    """What the deciding seat of ``view`` knows of the hidden cards, from the trick history ``tricks``: each seat's
+    played cards (``played_by``), the suits each has shown it lacks (``void_suits``, bit ``s`` for suit ``s``; an
+    espagnolette declarer's renounce in the first tricks shows nothing, R39), and the unseen cards (returned): the
+    deck less its hand, the cards played and the talon cards it knows."""
+    trick_index, n_cur, dealer, declarer = view[V_TRICK], view[V_N_CUR], view[V_DEALER], view[V_DECLARER]
     origin = round_origin(n, dealer)
     for s in range(MAX_SEATS):
         played_by[s] = _ZERO
@@ -140,19 +184,18 @@ def knowledge(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, kn
             seen |= bit(c)
             if k > 0 and (c >> 4) != led and not (s == declarer and ti < P[P_ESP_RENOUNCE]):
                 void_suits[s] |= 1 << led
-    return np.uint64(P[P_DECK_MASK]) & ~hand & ~seen & ~known
+    return mask(view, V_DECK) & ~mask(view, V_HAND) & ~seen & ~mask(view, V_TALON_KNOWN)
 
 
 @njit_nrt_free
-def holders(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, ws):
+def holders(P, n, view, tricks, ws):
     """Set up the sampling of a decision's worlds in ``ws``: who holds the unseen cards (the other seats with cards
     left, then the talon), how many each, the suits each lacks. Returns (unseen cards, number of holders, the
     declarer's holder index or -1, the declarer's played cards)."""
-    lead, hold = ws[9], ws[10]
-    played_by = lead[0]
-    need, voids, holder_seat, void_suits = hold[0], hold[1], hold[2], hold[3]
-    unseen = knowledge(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, played_by,
-                       void_suits)
+    seat, dealer, declarer = view[V_SEAT], view[V_DEALER], view[V_DECLARER]
+    played_by = ws.lead[0]
+    need, voids, holder_seat, void_suits = ws.hold[0], ws.hold[1], ws.hold[2], ws.hold[3]
+    unseen = knowledge(P, n, view, tricks, played_by, void_suits)
     n_tricks = P[P_HAND_SIZE]
     sit = sitting_out(n, dealer)
     nh = 0
@@ -175,18 +218,16 @@ def holders(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, know
         need[nh] = count(unseen) - held
         voids[nh] = 0
         nh += 1
-    ws[17][0] = 0  # nothing counted yet for this decision (.worlds.sample)
+    ws.worlds.state[0] = 0  # nothing counted yet for this decision (.worlds.sample)
     return unseen, nh, decl, played_by[declarer] if decl >= 0 else _ZERO
 
 
 @njit_nrt_free
 def draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws):
-    """Draw one world (:func:`.worlds.sample`) and set ``ws[9][1][s]``: each seat's hand at the first lead in it.
+    """Draw one world (:func:`.worlds.sample`) and set ``ws.lead[1][s]``: each seat's hand at the first lead in it.
     Returns the next draw index, or -1 if no world is consistent."""
-    lead, hold, out, ints, cards, table, fact, state = ws[9], ws[10], ws[11], ws[12], ws[14], ws[15], ws[16], ws[17]
-    played_by, world = lead[0], lead[1]
-    index = W.sample(P, key, index, unseen, hold[0], nh, hold[1], decl, decl_played, ints, table, fact, out, cards,
-                     state)
+    played_by, world, hold, out = ws.lead[0], ws.lead[1], ws.hold, ws.worlds.out
+    index = W.sample(P, key, index, unseen, hold[0], nh, hold[1], decl, decl_played, ws.worlds)
     if index < 0:
         return index
     for s in range(n):
@@ -199,38 +240,38 @@ def draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws):
 
 
 @njit_nrt_free
-def draw_worlds(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known, key, out, ws):
-    """``len(out)`` worlds of a decision into ``out`` (``uint64 (n_worlds, MAX_SEATS)``: each seat's hand at the
-    first lead); returns how many were drawn (fewer only if none is consistent). For tests and studies."""
-    unseen, nh, decl, decl_played = holders(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known,
-                                            ws)
+def draw_worlds(P, n, view, tricks, key, out, ws):
+    """``len(out)`` worlds of the decision of ``view`` into ``out`` (``uint64 (n_worlds, MAX_SEATS)``: each seat's
+    hand at the first lead); returns how many were drawn (fewer only if none is consistent). For tests and
+    studies."""
+    seat, hand = view[V_SEAT], mask(view, V_HAND)
+    unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
     index = 0
     for w in range(out.shape[0]):
         index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
         if index < 0:
             return w
         for s in range(n):
-            out[w, s] = ws[9][1][s]
+            out[w, s] = ws.lead[1][s]
     return out.shape[0]
 
 
 @njit_nrt_free
-def play(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer, goal, known, pool_before,
-         double_ante, P, n, sit_out, tables, ws):
+def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     """The card to play: the rollout policy's own card, unless another legal card does better across ``worlds``
     consistent worlds by more than ``margin`` standard errors of the paired difference (then the best such card).
 
-    The seat's view: its ``hand``, the trick history ``tricks[:trick_index]`` (leader, cards in playing order,
-    winner) and the trick in progress (``tricks[trick_index, 0]`` its leader, ``n_cur`` cards so far), the
-    ``declarer`` (-1: none) and his ``goal`` (1 ``win_all``), the talon cards it ``known``, the pool before the
-    deal and whether its antes were doubled (serbian, F3.3): all public or its own. No consistent world (never
+    What it reads: the seat's ``view`` (:mod:`reversis_sim.kernel.view`: its hand and legal cards, the talon cards
+    it knows, the declarer and his goal, the pool before the deal and whether its antes were doubled) and the trick
+    history ``tricks[:view[V_TRICK]]`` (leader, cards in playing order, winner) with the trick in progress: all
+    public or its own. ``n``, ``sit_out``: the table, literal constants of the engine. No consistent world (never
     seen; the sampler is exact) leaves the rollout policy's card."""
-    world, stats = ws[9][1], ws[13]
-    rfam, rpars, rdraws, rknown = ws[7], ws[8], ws[6], ws[5]
-    unseen, nh, decl, decl_played = holders(P, n, seat, hand, trick_index, n_cur, tricks, dealer, declarer, known,
-                                            ws)
-    own = _own_card(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer, known, P, n,
-                    sit_out, tables, ws[9][0])
+    seat, hand, legal, trick_index, n_cur = (view[V_SEAT], mask(view, V_HAND), mask(view, V_LEGAL), view[V_TRICK],
+                                             view[V_N_CUR])
+    world, stats = ws.lead[1], ws.stats
+    rfam, rpars, rdraws, rknown = ws.seats.family, ws.seats.params, ws.deal.draws, ws.deal.known
+    unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
+    own = _own_card(params, draws, view, tables)
     if count(legal) == 1:
         return own
     # the rollout seats: the rollout policy everywhere, with this seat's draws; only this seat knows its talon card
@@ -241,11 +282,11 @@ def play(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, d
             rpars[s, j] = params[N_OWN + 1 + j] if j < n_rp else 0.0
         for j in range(N_DRAWS):
             rdraws[s, j] = draws[j]
-        rknown[s] = known if s == seat else _ZERO
+        rknown[s] = mask(view, V_TALON_KNOWN) if s == seat else _ZERO
     for c in range(64):
         stats[0, c] = 0.0
         stats[1, c] = 0.0
-    candidates = distinct(legal, hand, ws[9][0], n, own, tables)
+    candidates = distinct(legal, hand, ws.lead[0], n, own, tables)
     if candidates == bit(own):
         return own
     key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
@@ -270,8 +311,7 @@ def play(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, d
         while m:
             c = lowest(m)
             m &= m - np.uint64(1)
-            stats[2, c] = rollout(P, n, sit_out, tables, seat, c, world, talon_points, tricks, trick_index, n_cur,
-                                  dealer, declarer, goal, pool_before, double_ante, ws)
+            stats[2, c] = rollout(P, n, sit_out, tables, view, c, world, talon_points, tricks, ws)
         m = candidates
         while m:  # paired with the rollout policy's own card in the same world
             c = lowest(m)
@@ -376,21 +416,8 @@ def _best(legal, own, stats, n_worlds, margin):
 
 
 @njit_nrt_free
-def _own_card(params, draws, seat, legal, hand, trick_index, n_cur, tricks, dealer, declarer, known, P, n, sit_out,
-              tables, played_by):
-    """The rollout policy's card in the seat's real position (the public view a heuristic sees)."""
-    seen = _ZERO
-    for s in range(n):
-        seen |= played_by[s]
-    streak = -1
-    if trick_index > 0:
-        streak = tricks[0, 5]
-        for ti in range(1, trick_index):
-            if tricks[ti, 5] != streak:
-                streak = -1
-                break
-    card = dispatch.play(rollout_family(params), rollout_params(params), draws, seat, legal, hand, trick_index,
-                         P[P_HAND_SIZE], tricks[trick_index, 1:], n_cur, tricks[trick_index, 0], dealer, n, sit_out,
-                         seen, known, streak, declarer, np.uint64(P[P_DECK_MASK]), tables[T_STRENGTH],
-                         tables[T_TRICK_POINTS])
+def _own_card(params, draws, view, tables):
+    """The rollout policy's card on the seat's real view (what a heuristic sees)."""
+    legal = mask(view, V_LEGAL)
+    card = dispatch.play(rollout_family(params), rollout_params(params), draws, view, tables)
     return card if card >= 0 and (legal & bit(card)) != _ZERO else lowest(legal)

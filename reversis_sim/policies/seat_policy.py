@@ -1,7 +1,7 @@
-"""A seat's policy in the reference engine: a :class:`~reversis_sim.policies.view.SeatView` turned into the
-arguments of the shared numba decisions (:mod:`.dispatch`, and :func:`.search_nb.play` for a search), as the kernels
-build them from their own state. Both engines therefore run the same decision code for every family; the engines
-are checked against each other."""
+"""A seat's policy in the reference engine: a :class:`~reversis_sim.policies.view.SeatView` turned into the seat's
+view record (:mod:`reversis_sim.kernel.view`), the very record the kernels fill, and handed to the shared numba
+decisions (:mod:`.dispatch`, and :func:`.search_nb.play` for a search). Both engines therefore run the same
+decision code on the same facts for every family; the engines are checked against each other."""
 
 from __future__ import annotations
 
@@ -9,12 +9,40 @@ import numpy as np
 
 from .. import cards as C
 from ..game import IllegalPlay
-from ..kernel.compiled import MAX_TRICKS, compile_rules
+from ..kernel.compiled import MAX_SEATS, MAX_TRICKS, compile_rules
 from ..kernel.keys_nb import fill_draws
+from ..kernel.view import (
+    V_CUR,
+    V_DEALER,
+    V_DECK,
+    V_DECLARER,
+    V_DOUBLE_ANTE,
+    V_GOAL,
+    V_HAND,
+    V_IS_DEALER,
+    V_LEADER,
+    V_LEGAL,
+    V_LEN,
+    V_MUST_DISCARD,
+    V_N_CUR,
+    V_N_SEATS,
+    V_N_TRICKS,
+    V_PLAYED,
+    V_POOL_BEFORE,
+    V_SEAT,
+    V_SIT_OUT,
+    V_STREAK,
+    V_TALON_KNOWN,
+    V_TRICK,
+    new_view,
+)
 from ..keys import N_DRAWS
-from . import dispatch, search_nb
+from . import dispatch, random_nb, search_nb
+from .random import FAMILY as RANDOM
 from .registry import PolicySpec, parse_spec
 from .view import SeatView
+
+RANDOM_ID = RANDOM.family_id
 
 
 class SeatPolicy:
@@ -35,25 +63,22 @@ class SeatPolicy:
         self._compiled = None
         self._stream: int | None = None
         self._draws = np.zeros(N_DRAWS, dtype=np.uint64)
-        self._cur = np.full(5, -1, dtype=np.int64)
-        self._rules = None
-        self._tables: tuple[np.ndarray, np.ndarray, np.uint64] = ()  # type: ignore[assignment]
+        self._view = new_view()
+        self._deck = 0
         self._seen = (0, 0)  # (tricks counted, mask of their cards) in the current deal
 
-    def _args(self, view: SeatView) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.uint64]:
-        """(draws, strength, points, deck) for a decision: the seat's draws of this deal (made once per deal) and
-        the rules' tables (made once per rule set)."""
+    def _tables(self, view: SeatView):
+        """The rules' compiled arrays (made once per rule set) and the seat's draws of this deal (made once per
+        deal)."""
         r = view.rules
-        if r is not self._rules:
-            t = r.tables
-            self._tables = (np.array(t.strength, dtype=np.int64), np.array(t.trick_points, dtype=np.int64),
-                            np.uint64(C.mask(t.deck)))
-            self._rules = r
+        if self._compiled is None or self._compiled[0] is not r:
+            self._compiled = (r, compile_rules(r))
+            self._deck = C.mask(r.tables.deck)
         if view.policy_stream != self._stream:
             fill_draws(np.uint64(view.policy_stream), r.n_tricks, r.espagnolette_goal_choice, self._draws)
             self._stream = view.policy_stream
             self._seen = (0, 0)
-        return (self._draws, *self._tables)
+        return self._compiled[1]
 
     def _seen_before(self, view: SeatView) -> int:
         """The mask of the cards of the finished tricks (counted on from the previous decision of this deal)."""
@@ -65,6 +90,39 @@ class SeatPolicy:
         self._seen = (len(view.tricks), mask)
         return mask
 
+    def _fill(self, view: SeatView, legal: tuple[int, ...] | None = None, exchanging: bool = False) -> np.ndarray:
+        """The seat's view record (:mod:`reversis_sim.kernel.view`) as the kernel has it at this decision, slot by
+        slot in the order of the record. ``legal``: the cards it may play (None: a decision before the play);
+        ``exchanging``: the talon exchange."""
+        r, v = view.rules, self._view
+        playing = legal is not None
+        winners = {t.winner for t in view.tricks}
+        current = list(view.current) + [-1] * (MAX_SEATS - len(view.current))
+        v[:] = [
+            view.dealer,  # V_DEALER
+            r.n_seats,  # V_N_SEATS
+            int(r.dealer_sits_out),  # V_SIT_OUT
+            r.n_tricks,  # V_N_TRICKS
+            self._deck,  # V_DECK
+            view.pool_before,  # V_POOL_BEFORE
+            int(view.double_ante),  # V_DOUBLE_ANTE
+            -1 if view.espagnolette is None or not playing else view.espagnolette,  # V_DECLARER
+            int(view.goal == "win_all"),  # V_GOAL
+            view.trick_index,  # V_TRICK
+            (view.seat if view.leader is None else view.leader) if playing else -1,  # V_LEADER
+            len(view.current),  # V_N_CUR
+            winners.pop() if len(winners) == 1 else -1,  # V_STREAK
+            (self._seen_before(view) | C.mask(view.current)) if playing else 0,  # V_PLAYED
+            *current,  # V_CUR ..
+            view.seat,  # V_SEAT
+            C.mask(view.hand),  # V_HAND
+            C.mask(legal) if playing else 0,  # V_LEGAL
+            C.mask(view.talon_known),  # V_TALON_KNOWN
+            int(exchanging and view.seat == view.dealer),  # V_IS_DEALER
+            int(exchanging and r.talon_mode == "take_then_discard"),  # V_MUST_DISCARD
+        ]
+        return v
+
     def _checked(self, value: int) -> int:
         if value == dispatch.UNKNOWN_FAMILY:
             raise IllegalPlay(f"policy family id {int(self.family)} ({self.spec.family}) has no numba decisions "
@@ -72,63 +130,49 @@ class SeatPolicy:
         return int(value)
 
     def exchange(self, view: SeatView) -> int | None:
-        draws, strength, points, _ = self._args(view)
-        must = view.rules.talon_mode == "take_then_discard"
-        card = self._checked(dispatch.exchange(self.decider, self.decider_params, draws, view.seat,
-                                               view.seat == view.dealer, must, np.uint64(C.mask(view.hand)), strength,
-                                               points))
+        cr = self._tables(view)
+        card = self._checked(dispatch.exchange(self.decider, self.decider_params, self._draws,
+                                               self._fill(view, exchanging=True), cr.tables))
         return None if card < 0 else card
 
     def declare_espagnolette(self, view: SeatView) -> bool:
-        draws, strength, _, _ = self._args(view)
-        return bool(self._checked(dispatch.declare(self.decider, self.decider_params, draws,
-                                                   np.uint64(C.mask(view.hand)), strength)))
+        cr = self._tables(view)
+        return bool(self._checked(dispatch.declare(self.decider, self.decider_params, self._draws,
+                                                   self._fill(view), cr.tables)))
 
     def espagnolette_goal(self, view: SeatView) -> str:
-        draws, strength, _, deck = self._args(view)
-        win = self._checked(dispatch.goal(self.decider, self.decider_params, draws, np.uint64(C.mask(view.hand)),
-                                          deck, strength))
+        cr = self._tables(view)
+        win = self._checked(dispatch.goal(self.decider, self.decider_params, self._draws, self._fill(view),
+                                          cr.tables))
         return "win_all" if win else "lose_all"
 
     def play(self, view: SeatView, legal: tuple[int, ...]) -> int:
-        draws, strength, points, deck = self._args(view)
-        r = view.rules
+        cr = self._tables(view)
+        if self.family == RANDOM_ID:  # as the kernel does (numba_engine/policy.py): random reads only these
+            return int(random_nb.pick(self._draws, np.uint64(C.mask(legal)), view.trick_index))
+        v = self._fill(view, legal)
         if self.searches:
-            return self._searched(view, legal, draws)
-        seen = self._seen_before(view) | C.mask(view.current)
-        winners = {t.winner for t in view.tricks}
-        streak = winners.pop() if len(winners) == 1 else -1
-        cur = self._cur
-        cur[:] = -1
-        cur[: len(view.current)] = view.current
-        leader = view.leader if view.leader is not None else view.seat
-        declarer = -1 if view.espagnolette is None else view.espagnolette
-        return self._checked(dispatch.play(
-            self.family, self.params, draws, view.seat, np.uint64(C.mask(legal)), np.uint64(C.mask(view.hand)),
-            view.trick_index, r.n_tricks, cur, len(view.current), leader, view.dealer, r.n_seats, r.dealer_sits_out,
-            np.uint64(seen), np.uint64(C.mask(view.talon_known)), streak, declarer, deck, strength, points))
+            return self._checked(search_nb.play(self.params, self._draws, v, cr.tables, cr.params, view.rules.n_seats,
+                                                view.rules.dealer_sits_out, self._history(view), self._ws))
+        return self._checked(dispatch.play(self.family, self.params, self._draws, v, cr.tables))
 
-
-    def _searched(self, view: SeatView, legal: tuple[int, ...], draws: np.ndarray) -> int:
-        """A search's card: the view as the kernel's arrays (the compiled rules, the trick history)."""
-        r = view.rules
-        if self._compiled is None or self._compiled[0] is not r:
-            self._compiled = (r, compile_rules(r))
-        cr = self._compiled[1]
+    def _history(self, view: SeatView) -> np.ndarray:
+        """The trick history as the kernel keeps it (leader, the cards in playing order, winner), for a search."""
         tricks = self._tricks
         tricks[:] = -1
         for i, t in enumerate(view.tricks):
-            tricks[i, 0], tricks[i, 1:5], tricks[i, 5] = t.leader, t.cards, t.winner
+            tricks[i, 0], tricks[i, 1:1 + len(t.cards)], tricks[i, 5] = t.leader, t.cards, t.winner
         ti = len(view.tricks)
-        if ti < r.n_tricks:
+        if ti < view.rules.n_tricks:
             tricks[ti, 0] = view.leader if view.leader is not None else view.seat
             tricks[ti, 1:1 + len(view.current)] = view.current
-        declarer = -1 if view.espagnolette is None else view.espagnolette
-        return self._checked(search_nb.play(
-            self.params, draws, view.seat, np.uint64(C.mask(legal)), np.uint64(C.mask(view.hand)), ti,
-            len(view.current), tricks, view.dealer, declarer, int(view.goal == "win_all"),
-            np.uint64(C.mask(view.talon_known)), view.pool_before, int(view.double_ante), cr.params, r.n_seats,
-            r.dealer_sits_out, cr.tables, self._ws))
+        return tricks
+
+
+_ORDER = (V_DEALER, V_N_SEATS, V_SIT_OUT, V_N_TRICKS, V_DECK, V_POOL_BEFORE, V_DOUBLE_ANTE, V_DECLARER, V_GOAL, V_TRICK,
+          V_LEADER, V_N_CUR, V_STREAK, V_PLAYED, *range(V_CUR, V_CUR + MAX_SEATS), V_SEAT, V_HAND, V_LEGAL,
+          V_TALON_KNOWN, V_IS_DEALER, V_MUST_DISCARD)
+assert _ORDER == tuple(range(V_LEN)), "SeatPolicy._fill writes the view's slots in their order"
 
 
 def make_policy(spec: PolicySpec | str) -> SeatPolicy:

@@ -7,8 +7,7 @@ Engines build a :class:`SeatView` for each decision; policies never touch the en
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .. import cards as C
 from .. import keys
@@ -16,9 +15,9 @@ from ..game import Payment, TrickRecord
 from ..rules import Rules
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """Everything seat ``seat`` may know when it decides.
+class SeatView(NamedTuple):
+    """Everything seat ``seat`` may know when it decides (a named tuple: the reference engine makes one for each
+    decision, and a frozen dataclass cost five times as much to make).
 
     ``hand`` and ``legal`` are sorted by card code. ``current`` holds the cards already played to the trick in
     progress, in playing order from ``leader``.

@@ -22,6 +22,8 @@ Holders are numbered ``0 .. n_holders - 1``; numba functions without allocation:
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..kernel.bits import bit, count, select
@@ -184,10 +186,10 @@ def count_worlds(unseen, need, n_holders, voids, table, fact, x, cap, allowed, r
 
 
 @njit_nrt_free
-def deal_exact(key, index, unseen, need, n_holders, voids, table, fact, x, cap, allowed, rest, spare, out,
-               cards):
+def deal_exact(key, index, unseen, need, n_holders, voids, table, fact, ints, out, cards):
     """One world drawn exactly uniformly with :func:`count_worlds`'s table (filled before). Returns the next draw
-    index."""
+    index. ``ints``: int64 scratch ``(5, MAX_HOLDERS)``."""
+    x, cap, allowed, rest, spare = ints[0], ints[1], ints[2], ints[3], ints[4]
     for h in range(n_holders):
         out[h] = _ZERO
     for h in range(n_holders - 1):
@@ -255,31 +257,35 @@ def _eligible(P, out, decl, decl_played):
     return decl < 0 or espagnolette_eligible(P, out[decl] | decl_played)
 
 
+Scratch = namedtuple("Scratch", "ints table fact out cards state")
+"""The sampler's arrays (the caller's: it allocates nothing): ``ints`` int64 ``(5, MAX_HOLDERS)``, ``table``
+float64 ``(5, N_KEYS)`` (the counts), ``fact`` float64 ``(64,)`` (factorials), ``out`` uint64 ``(MAX_HOLDERS,)``
+(the world: each holder's cards), ``cards`` int64 ``(64,)`` (a shuffle), ``state`` int64 ``(1,)`` (see
+:func:`sample`)."""
+
+
 @njit_nrt_free
-def sample(P, key, index, unseen, need, n_holders, voids, decl, decl_played, ws_ints, table, fact, out, cards,
-           state):
-    """Draw one consistent world into ``out[:n_holders]`` from draw ``index`` of stream ``key``; return the next
-    draw index, or -1 if no world is consistent (then ``out`` is meaningless).
+def sample(P, key, index, unseen, need, n_holders, voids, decl, decl_played, scratch):
+    """Draw one consistent world into ``scratch.out[:n_holders]`` from draw ``index`` of stream ``key``; return the
+    next draw index, or -1 if no world is consistent (then ``out`` is meaningless).
 
     ``decl`` (-1: none) is the holder who declared the espagnolette: his hand at the first lead (his cards in the
     world and ``decl_played``) must have been eligible (R38), a constraint the counting does not encode.
-    ``state[0]`` says whether ``table`` already holds this decision's counts (1), none is consistent (2), or not
-    counted yet (0), so that a decision that draws many worlds counts once. ``ws_ints``: int64 scratch
-    ``(5, MAX_HOLDERS)``.
+    ``scratch.state[0]`` says whether ``scratch.table`` already holds this decision's counts (1), none is consistent
+    (2), or not counted yet (0), so that a decision that draws many worlds counts once.
     """
+    ints, table, fact, out, cards, state = scratch
     for _ in range(TRIES):
         index = deal_uniform(key, index, unseen, need, n_holders, out, cards)
         if consistent(out, n_holders, voids) and _eligible(P, out, decl, decl_played):
             return index
-    x, cap, allowed, rest, spare = ws_ints[0], ws_ints[1], ws_ints[2], ws_ints[3], ws_ints[4]
     if state[0] == 0:
-        total = count_worlds(unseen, need, n_holders, voids, table, fact, x, cap, allowed, rest)
+        total = count_worlds(unseen, need, n_holders, voids, table, fact, ints[0], ints[1], ints[2], ints[3])
         state[0] = 1 if total > 0.0 else 2
     if state[0] == 2:
         return -1
     for _ in range(TRIES * TRIES):
-        index = deal_exact(key, index, unseen, need, n_holders, voids, table, fact, x, cap, allowed, rest, spare,
-                           out, cards)
+        index = deal_exact(key, index, unseen, need, n_holders, voids, table, fact, ints, out, cards)
         if _eligible(P, out, decl, decl_played):
             return index
     return -1
