@@ -35,17 +35,19 @@ I8 = ("seat", "dealer", "position", "tricks_won", "hearts_at_lead", "quinola_hol
 ``bool``; ``quinola_fate`` is an index into :data:`reversis_sim.game.FATES`)."""
 I16 = ("deal", "card_points", "party_value")
 """The ``int16`` block: deals per match are at most 10,000, card points and the party's value far below 32,767."""
-I64 = ("fish", "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after")
+I64 = ("fish", "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after", "hand")
 """The ``int64`` block, the chips: a pool that doubles (R25) can double in every deal of a match, so no narrower
-type holds every match the rules allow (the kernel refuses a pool past 2**56, where a doubling could overflow)."""
+type holds every match the rules allow (the kernel refuses a pool past 2**56, where a doubling could overflow);
+and ``hand``, the seat's hand as dealt, a card mask (bit ``c`` for card ``c``; every code is below 63, so the
+mask is a non-negative ``int64``; the Parquet column is ``uint64``)."""
 BOOLS = ("reversis_made", "espagnolette_made")
 PER_SEAT = frozenset({"seat", "position", "tricks_won", "hearts_at_lead", "card_points", "fish", "to_pool",
-                      "from_pool", "quinola_net"})
+                      "from_pool", "quinola_net", "hand"})
 """The columns that differ between the seats of a deal; every other column is the deal's, on each seat's row."""
 SEAT_COLUMNS = ("match", "deal", "seat", "dealer", "position", "fish", "card_points", "tricks_won", "hearts_at_lead",
                 "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after", "quinola_holder", "quinola_fate",
                 "quinola_trick", "party_winner", "party_loser", "party_value", "reversis_seat", "reversis_made",
-                "reversis_breaker", "espagnolette_eligible", "espagnolette_seat", "espagnolette_made")
+                "reversis_breaker", "espagnolette_eligible", "espagnolette_seat", "espagnolette_made", "hand")
 """Every seat-row column in table order (the Parquet schema adds ``policy`` after ``position``)."""
 PAYMENT_COLUMNS = {"match": "uint32", "deal": "int16", "seat": "int8", "reason": "int8", "amount": "int64"}
 """The payments' columns and dtypes (``reason``: an index into :data:`reversis_sim.game.REASONS`)."""
@@ -189,6 +191,7 @@ def from_records(records: Sequence[dict], rules: Rules) -> Chunk:
             "fish": res["fish"], "card_points": res["card_points"], "tricks_won": res["tricks_won"],
             "hearts_at_lead": [sum(1 for c in h if C.suit_of(c) == C.HEARTS) for h in hands],
             "to_pool": to_pool, "from_pool": from_pool, "quinola_net": quinola_net(rec, ns),
+            "hand": [C.mask(C.parse(c) for c in h) for h in rec["dealt"]],
         }
         for name, v in per_seat.items():
             seat[name].append(v)

@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from reversis_sim import cards as C
 from reversis_sim import columns, reference
 from reversis_sim.engines import ENGINES, get_engine
 from reversis_sim.policies import parse_seats
@@ -189,7 +190,8 @@ def test_a_run_plays_the_rules_its_spec_records_not_the_preset_of_that_name(tmp_
 
 def test_a_version_1_folder_is_refused_with_the_upgrade_and_upgraded_row_for_row(tmp_path):
     """A folder written before the lean table: every reader names 'reversis-sim upgrade'; the upgrade rewrites it
-    in place so that both tables equal a version-2 run of the same description; a second upgrade is refused."""
+    in place so that both tables equal a current run of the same description (the hands dealt again); a second
+    upgrade is refused."""
     from click.testing import CliRunner
     from v1folder import write_v1_folder
 
@@ -207,10 +209,50 @@ def test_a_version_1_folder_is_refused_with_the_upgrade_and_upgraded_row_for_row
     assert "3 chunks rewritten" in result.output
     new = tmp_path / "new"
     run(s, new, engine="reference")
-    assert read_manifest(old)["schema_version"] == 2
+    assert read_manifest(old)["schema_version"] == 3
     for chunk in range(3):
         for name in (f"part-{chunk:05d}.parquet", f"payments-{chunk:05d}.parquet"):
             a, b = pq.read_table(old / name), pq.read_table(new / name)
             assert a.schema.equals(b.schema) and a.equals(b), name
     again = CliRunner().invoke(main, ["upgrade", str(old)])
-    assert again.exit_code == 1 and "already in schema version 2" in again.output
+    assert again.exit_code == 1 and "already in schema version 3" in again.output
+
+
+def test_a_version_2_folder_gets_the_dealt_hands_and_equals_a_current_run(tmp_path):
+    """Version 2 had no ``hand`` column: written here from a current run by dropping it (the parts' footers and the
+    manifest naming version 2), refused by the readers, upgraded in place (a constrained run, so the hands are dealt
+    again under the constraint), and then part for part the current run."""
+    import json
+
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+    from reversis_sim.constraints import deals_of
+    from reversis_sim.record import META_KEY
+
+    deals = deals_of(PARLETT, ["0=JH"], "hearts(0) >= 3")
+    s = RunSpec.for_deals(PARLETT, ["random", "avoid", "lowest", "cautious"], deals=5 * 12, seed=6, chunk_matches=2,
+                          constraints=deals)
+    new, old = tmp_path / "new", tmp_path / "old"
+    run(s, new)
+    old.mkdir()
+    for path in sorted(new.glob("*.parquet")):
+        t = pq.read_table(path)
+        meta = json.loads(t.schema.metadata[META_KEY])
+        meta["run"]["schema_version"] = 2
+        if path.name.startswith("part-"):
+            t = t.drop_columns(["hand"])
+        pq.write_table(t.replace_schema_metadata({META_KEY: json.dumps(meta)}), old / path.name)
+    manifest = json.loads((new / "manifest.json").read_text())
+    manifest["schema_version"] = 2
+    (old / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(RunError, match="schema version 2.*reversis-sim upgrade"):
+        part_files(old)
+    result = CliRunner().invoke(main, ["upgrade", str(old)])
+    assert result.exit_code == 0 and "3 chunks rewritten" in result.output, result.output
+    for path in sorted(new.glob("*.parquet")):
+        a, b = pq.read_table(old / path.name), pq.read_table(path)
+        assert a.schema.equals(b.schema) and a.equals(b), path.name
+    hands = pq.read_table(new / "part-00000.parquet", columns=["seat", "hand"]).to_pandas()
+    holder = hands[hands.seat == 0]["hand"].to_numpy(dtype=np.uint64)
+    assert ((holder >> np.uint64(C.QUINOLA)) & np.uint64(1)).all()  # the predealt J♥ is in every dealt hand

@@ -1,12 +1,12 @@
 """Outcomes by what a seat was dealt: hand features joined to the run table.
 
-A deal's cards are a pure function of its keys, so the hands of a run are dealt again (the engine interface's
-``dealt_hands``, no play) part by part and joined to its rows on (match, deal, seat). A feature is a number a player
+Every seat row holds the seat's hand as dealt (the ``hand`` column, a card mask: the analysis never deals), and
+the features are computed from it part by part. A feature is a number a player
 sees in his hand: ``top_cards`` (the two highest ranks of each suit in play order: the Aces and Kings of parlett),
 ``hearts``, ``aces``, ``points`` (card points, R7), ``quinola`` (holds the J♥), ``voids`` (suits he holds none of),
 ``guards`` (hearts below the J♥: what follows a heart lead without giving up the Quinola). The hand is the one
-dealt, before the talon exchange; a run of constrained deals (``--predeal``, ``--where``) is dealt again with its
-constraints, and its tables are conditional on them (:func:`conditioning`).
+dealt, before the talon exchange; on a run of constrained deals (``--predeal``, ``--where``) the tables are
+conditional on the constraints (:func:`conditioning`).
 
 :func:`by_hand` gives, for each value of a feature: the seats' mean fish per deal (95% interval, the match as the
 unit), how often a seat holding such a hand was committed to the reversis and how often it made it, and the mean
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pyarrow.parquet as pq
 
 from .. import cards as C
-from ..engines import get_engine
 from ..record import RunSpec, part_files, read_manifest
 from ..rules import Rules
 from .batches import Batches
@@ -61,27 +61,16 @@ def hand_features(masks: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
 
 
 def with_hand_features(out: str | Path, features=HAND_FEATURES) -> tuple[dict, Batches]:
-    """(manifest, batches of the run's rows, one part each, with the feature columns of the seat's dealt hand)."""
+    """(manifest, batches of the run's rows, one part each, with the feature columns of the seat's dealt hand, read
+    from the seat table's ``hand`` column: nothing is dealt again)."""
     manifest = read_manifest(out)
-    spec = RunSpec.from_identity(manifest)
-    rules = spec.resolved_rules()
-    deals = spec.resolved_deals(rules)
-    deal = get_engine("numba")
+    rules = RunSpec.from_identity(manifest).resolved_rules()
     frames = []
     for path in part_files(out, manifest):
-        chunk = int(path.stem.split("-")[1])
-        first, n = spec.chunk_range(chunk)
-        masks = deal.dealt_hands(rules, seed=spec.seed, first_match=first, n_matches=n, match_deals=spec.match_deals,
-                                 deals=deals)
+        masks = pq.read_table(path, columns=["hand"])["hand"].to_numpy()
         feats = hand_features(masks, rules)
-        n_seats = masks.shape[1]
-        index = np.arange(masks.shape[0])
-        table = pl.DataFrame({
-            "match": np.repeat(first + index // spec.match_deals, n_seats).astype(np.uint32),
-            "deal": np.repeat(index % spec.match_deals, n_seats).astype(np.int16),
-            "seat": np.tile(np.arange(n_seats), masks.shape[0]).astype(np.int8),
-            **{f: feats[f].reshape(-1) for f in features}})
-        frames.append(pl.scan_parquet(path).join(table.lazy(), on=["match", "deal", "seat"], how="left"))
+        frames.append(pl.scan_parquet(path).with_columns(
+            *(pl.lit(pl.Series(f, feats[f])) for f in features)))
     return manifest, Batches(frames)
 
 

@@ -40,6 +40,7 @@ from ..kernel.layout import (
     COL_SCORE,
     COL_SHUFFLES,
     ERR_POOL,
+    H_DEALT,
     MAX_POOL,
     N_COLS,
     Q_DUMPED,
@@ -147,7 +148,7 @@ def play_matches_nb(rules, n_seats, sit_out, seats, seed, policy_seeds, first_ma
                 pay_count[r] = payment_rows(row, deal.ledger, scratch, used, q_net, n_seats, pay_seat,
                                                 pay_reason, pay_amount, k)
                 k += pay_count[r]
-                seat_rows(row, q_net, n_seats, r * n_seats, match_col, i8, i16, i64)
+                seat_rows(row, q_net, deal.hands[H_DEALT], n_seats, r * n_seats, match_col, i8, i16, i64)
                 pool, double_ante, over = next_deal(P, row, pool, score)
                 if over or row[COL_ERROR]:
                     played = d + 1

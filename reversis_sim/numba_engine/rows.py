@@ -61,8 +61,8 @@ I8_REV_SEAT, I8_REV_MADE, I8_REV_BREAKER = _I8["reversis_seat"], _I8["reversis_m
 I8_ESP_ELIGIBLE, I8_ESP_SEAT, I8_ESP_MADE = (_I8[n] for n in ("espagnolette_eligible", "espagnolette_seat",
                                                               "espagnolette_made"))
 I16_DEAL, I16_POINTS, I16_PARTY_VALUE = _I16["deal"], _I16["card_points"], _I16["party_value"]
-I64_FISH, I64_TO_POOL, I64_FROM_POOL, I64_Q_NET, I64_POOL_BEFORE, I64_POOL_AFTER = (
-    _I64[n] for n in ("fish", "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after"))
+I64_FISH, I64_TO_POOL, I64_FROM_POOL, I64_Q_NET, I64_POOL_BEFORE, I64_POOL_AFTER, I64_HAND = (
+    _I64[n] for n in ("fish", "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after", "hand"))
 
 QUINOLA_PAID_BITS = np.uint64(sum(1 << REASONS.index(r) for r in QUINOLA_PAID))
 """The reasons of a payment that counts against its payer's ``quinola_net`` (:data:`reversis_sim.game.QUINOLA_PAID`),
@@ -128,9 +128,9 @@ def payment_rows(row, ledger, scratch, used, q_net, n_seats, seat, reason, amoun
 
 
 @njit_nrt_free
-def seat_rows(row, q_net, n_seats, base, match, i8, i16, i64):
+def seat_rows(row, q_net, dealt, n_seats, base, match, i8, i16, i64):
     """Write the deal's ``n_seats`` seat rows, rows ``base .. base + n_seats - 1`` of the blocks, from its result
-    row and its ``q_net``."""
+    row, its ``q_net`` and the hands as dealt (``dealt``, uint64 masks)."""
     dealer = row[COL_DEALER]
     for s in range(n_seats):
         j = base + s
@@ -160,6 +160,7 @@ def seat_rows(row, q_net, n_seats, base, match, i8, i16, i64):
         i64[I64_Q_NET, j] = q_net[s]
         i64[I64_POOL_BEFORE, j] = row[COL_POOL_BEFORE]
         i64[I64_POOL_AFTER, j] = row[COL_POOL_AFTER]
+        i64[I64_HAND, j] = np.int64(dealt[s])
 
 
 @njit

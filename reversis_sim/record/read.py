@@ -88,8 +88,8 @@ def read_manifest(out: str | Path) -> dict:
                        f"({SCHEMA_VERSION}); upgrade reversis_sim to read it")
     if isinstance(version, int) and version < SCHEMA_VERSION:
         raise RunError(f"{out} was written with schema version {version}; this reversis_sim reads version "
-                       f"{SCHEMA_VERSION} (a lean seat table and a payments table): 'reversis-sim upgrade {out}' "
-                       f"rewrites it in place, row for row")
+                       f"{SCHEMA_VERSION} (a lean seat table with each seat's dealt hand, and a payments table): "
+                       f"'reversis-sim upgrade {out}' rewrites it in place, row for row")
     for key, kind in _MANIFEST_FIELDS.items():
         value = manifest.get(key)
         if not isinstance(value, kind) or isinstance(value, bool) and kind is int:

@@ -1,4 +1,4 @@
-"""The run table's schema (version 2), declared once, and the Arrow tables of a chunk, built without copying the
+"""The run table's schema (version 3), declared once, and the Arrow tables of a chunk, built without copying the
 engine's arrays (:class:`reversis_sim.columns.Chunk`): the seat table, one row per (deal, seat), and the payments
 table, one row per non-zero (deal, seat, reason, direction).
 
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pyarrow as pa
 
 from ..columns import PAYMENT_COLUMNS, Chunk
 from ..game import FATES, REASONS
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 META_KEY = b"reversis_sim.run"
 """The key of a part's own metadata (its run, chunk, rows and matches) in the Parquet footer."""
 
@@ -28,6 +29,7 @@ _SEAT_TYPES = {
     "party_winner": pa.int8(), "party_loser": pa.int8(), "party_value": pa.int16(),
     "reversis_seat": pa.int8(), "reversis_made": pa.bool_(), "reversis_breaker": pa.int8(),
     "espagnolette_eligible": pa.int8(), "espagnolette_seat": pa.int8(), "espagnolette_made": pa.bool_(),
+    "hand": pa.uint64(),
 }
 SCHEMA = pa.schema([pa.field(name, t, nullable=False) for name, t in _SEAT_TYPES.items()])
 """The seat table: one row per (deal, seat). No column holds a null (non-nullable: Parquet writes no definition
@@ -60,6 +62,8 @@ def seat_table(chunk: Chunk, seats: list[str], meta: dict | None = None) -> pa.T
             arrays.append(pa.DictionaryArray.from_arrays(pa.array(chunk.column("seat")), policies))
         elif field.name == "quinola_fate":
             arrays.append(pa.DictionaryArray.from_arrays(pa.array(chunk.column("quinola_fate")), _FATES))
+        elif field.name == "hand":  # non-negative int64 masks, read as uint64 without a copy
+            arrays.append(pa.array(chunk.column("hand").view(np.uint64), field.type))
         else:
             arrays.append(pa.array(chunk.column(field.name), field.type))
     return pa.Table.from_arrays(arrays, schema=_with_meta(SCHEMA, meta))

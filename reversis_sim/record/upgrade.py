@@ -1,13 +1,17 @@
-"""A run folder of schema version 1 rewritten in version 2, in place, row for row (``reversis-sim upgrade DIR``).
+"""A run folder of an older schema rewritten in the current one (version 3), in place, row for row
+(``reversis-sim upgrade DIR``).
 
-Version 1 had one table, one row per (deal, seat), with a ``paid_<reason>`` and a ``received_<reason>`` column for
-every reason. Version 2 keeps the same seat rows in narrower dtypes with one new column, ``quinola_net`` (the sums
-of ``reversis_sim.game.QUINOLA_RECEIVED`` received minus ``QUINOLA_PAID`` paid, as the version-1 analysis computed
-it), and moves the money by reason to the payments table, in the order a version-2 run writes it: the chunk's rows
-equal those of a version-2 simulation of the same run.
+- Version 1 had one table, one row per (deal, seat), with a ``paid_<reason>`` and a ``received_<reason>`` column for
+  every reason. Version 2 keeps the same seat rows in narrower dtypes with one new column, ``quinola_net`` (the sums
+  of ``reversis_sim.game.QUINOLA_RECEIVED`` received minus ``QUINOLA_PAID`` paid, as the version-1 analysis computed
+  it), and moves the money by reason to the payments table, in the order a version-2 run writes it.
+- Version 3 adds ``hand``, each seat's hand as dealt (a card mask), so that no analysis deals again: an upgrade deals
+  each chunk's hands once (a deal's cards are a pure function of its keys and constraints, the engine interface's
+  ``dealt_hands``).
 
-Each chunk is rewritten durably (payments, then the seat part, whose footer then names schema version 2) and the
-manifest last, holding the folder's lock: an interrupted upgrade is finished by running it again.
+Either way the chunk's rows equal those of a current simulation of the same run. Each chunk is rewritten durably
+(payments, then the seat part, whose footer then names the current schema) and the manifest last, holding the
+folder's lock: an interrupted upgrade is finished by running it again.
 """
 
 from __future__ import annotations
@@ -27,12 +31,13 @@ from .read import FORMATS, MANIFEST, PAYMENTS, completed_chunks, identity_of, pa
 from .schema import SCHEMA_VERSION, WRITE_OPTIONS, payment_table, seat_table
 from .spec import RunSpec
 
-OLD_VERSION = 1
+OLD_VERSIONS = (1, 2)
 
 
 def upgrade(out: str | Path) -> tuple[int, int]:
-    """Rewrite the version-1 run folder ``out`` in version 2; (chunks rewritten, chunks already in version 2).
-    :class:`RunError` in one sentence for a folder that is not a run folder, or of another version."""
+    """Rewrite the run folder ``out``, of schema version 1 or 2, in the current version; (chunks rewritten, chunks
+    already rewritten by an earlier, interrupted upgrade). :class:`RunError` in one sentence for a folder that is not
+    a run folder, or of another version."""
     out = Path(out)
     path = out / MANIFEST
     try:
@@ -44,8 +49,9 @@ def upgrade(out: str | Path) -> tuple[int, int]:
     version = manifest.get("schema_version")
     if version == SCHEMA_VERSION:
         raise RunError(f"{out} is already in schema version {SCHEMA_VERSION}; nothing to upgrade")
-    if version != OLD_VERSION:
-        raise RunError(f"{out} has schema version {version!r}; this reversis_sim upgrades version {OLD_VERSION} only")
+    if version not in OLD_VERSIONS:
+        raise RunError(f"{out} has schema version {version!r}; this reversis_sim upgrades versions "
+                       f"{' and '.join(map(str, OLD_VERSIONS))}")
     old = identity_of(manifest)
     spec = RunSpec.from_identity(old)
     new = spec.identity()
@@ -60,8 +66,13 @@ def upgrade(out: str | Path) -> tuple[int, int]:
             if info["run"] != old or info.get("chunk") != chunk:
                 raise RunError(f"{part} is not chunk {chunk} of this run; repair the folder in the version that "
                                f"wrote it before upgrading")
-            data = chunk_of_v1(pq.read_table(part), len(spec.seats))
+            n_seats = len(spec.seats)
+            data = (chunk_of_v1(pq.read_table(part), n_seats) if version == 1 else
+                    chunk_of_v2(pq.read_table(part), pq.read_table(payments_path(out, chunk)), n_seats))
+            data.column("hand")[...] = dealt_hands_of(spec, chunk, data)
             meta = {"run": new, "chunk": chunk, "rows": data.n_rows, "matches": info["matches"]}
+            if "shuffles" in info:
+                meta["shuffles"] = info["shuffles"]
             table = seat_table(data, spec.seats, meta)
             pay = payment_table(data, spec.seats, {**meta, "rows": len(data.payments["match"]), "table": PAYMENTS})
             for target, written in ((payments_path(out, chunk), pay), (part, table)):
@@ -69,13 +80,46 @@ def upgrade(out: str | Path) -> tuple[int, int]:
             done += 1
         manifest.update(new)
         manifest["completed_chunks"] = ChunkSet(completed_chunks(manifest)).to_json()
-        manifest["upgraded_from_schema"] = OLD_VERSION
+        manifest["upgraded_from_schema"] = version
         write_json_atomic(path, manifest)
     return done, upgraded
 
 
+def dealt_hands_of(spec: RunSpec, chunk: int, data: Chunk) -> np.ndarray:
+    """Each row's hand as dealt (int64 card masks, in the chunk's row order): the chunk's deals dealt again, without
+    play, under the run's constraints (a deal's cards are a pure function of its keys)."""
+    from ..engines import get_engine
+
+    rules = spec.resolved_rules()
+    first, n = spec.chunk_range(chunk)
+    dealt = get_engine("numba").dealt_hands(rules, seed=spec.seed, first_match=first, n_matches=n,
+                                            match_deals=spec.match_deals, deals=spec.resolved_deals(rules))
+    index = (data.match.astype(np.int64) - first) * spec.match_deals + data.column("deal")
+    return dealt[index, data.column("seat")].astype(np.int64)
+
+
+def chunk_of_v2(table, payments, n_seats: int) -> Chunk:
+    """The chunk of a version-2 part and its payments table (the ``hand`` column left to fill)."""
+    rows = table.num_rows
+    chunk = Chunk(n_seats, table["match"].to_numpy().astype(np.uint32), np.zeros((len(I8), rows), np.int8),
+                  np.zeros((len(I16), rows), np.int16), np.zeros((len(I64), rows), np.int64), {})
+    for name in SEAT_COLUMNS:
+        if name in ("match", "hand"):
+            continue
+        col = table[name].combine_chunks()
+        chunk.column(name)[...] = (col.indices.to_numpy() if name == "quinola_fate" else
+                                   col.to_numpy(zero_copy_only=False))
+    reason = payments["reason"].combine_chunks()
+    chunk.payments = {"match": payments["match"].to_numpy().astype(np.uint32),
+                      "deal": payments["deal"].to_numpy().astype(np.int16),
+                      "seat": payments["seat"].to_numpy().astype(np.int8),
+                      "reason": reason.indices.to_numpy().astype(np.int8),
+                      "amount": payments["amount"].to_numpy().astype(np.int64)}
+    return chunk
+
+
 def chunk_of_v1(table, n_seats: int) -> Chunk:
-    """The version-2 chunk of a version-1 part's table."""
+    """The chunk of a version-1 part's table (the ``hand`` column left to fill)."""
     df = pl.from_arrow(table)
     rows = df.height
     money = {name: df[name].to_numpy() for name in df.columns if name.startswith(("paid_", "received_"))}
@@ -91,7 +135,7 @@ def chunk_of_v1(table, n_seats: int) -> Chunk:
     chunk = Chunk(n_seats, df["match"].to_numpy().astype(np.uint32), np.zeros((len(I8), rows), np.int8),
                   np.zeros((len(I16), rows), np.int16), np.zeros((len(I64), rows), np.int64), {})
     for name in SEAT_COLUMNS:
-        if name == "match":
+        if name in ("match", "hand"):  # the hand: dealt again by the upgrade
             continue
         if name == "quinola_net":
             values = net(QUINOLA_RECEIVED, QUINOLA_PAID)
