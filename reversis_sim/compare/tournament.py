@@ -112,7 +112,7 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
             "match": np.tile(np.arange(first_match, first_match + n_matches), k * k), "value": values.reshape(-1)})
         manifest = {"rules": rules.name, "rules_params": rules.to_params(), "policies": names,
                     "policy_specs": canonical, "seed": int(seed),
-                    "first_match": first_match, "n_matches": n_matches, "match_deals": deals, "engine": engine,
+                    "first_match": first_match, "n_matches": n_matches, "match_deals": per_match, "engine": engine,
                     "level": level, "alpha": alpha, "n_deals": arms.n_deals_simulated,
                     "layout": {"values.parquet": "one row per (row, column, match): mean over rotations of row's "
                                                  "fish per deal against a field of column"}}
