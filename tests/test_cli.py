@@ -6,6 +6,8 @@ from click.testing import CliRunner
 from recordcheck import check_record
 
 from reversis_sim import reference
+from reversis_sim.analysis.intervals import MIN_MATCHES
+from reversis_sim.analysis.sequential import MIN_UNITS
 from reversis_sim.cli import main
 from reversis_sim.policies import parse_seats
 from reversis_sim.rules import PARLETT
@@ -116,20 +118,27 @@ def test_compare_prints_the_paired_difference_as_json():
             "--format", "json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
-    assert {"mean_difference", "ci_low", "ci_high", "p_value", "n_deals"} <= set(data)
-    assert data["ci_low"] <= data["mean_difference"] <= data["ci_high"]
+    assert {"mean_difference", "ci_low", "ci_high", "p_value", "n_deals", "n_needed"} <= set(data)
+    # 20 matches are too few for a reliable interval: none is printed, and the sentence says how many are needed
+    assert data["ci_low"] is None and data["ci_high"] is None and data["p_value"] is None
+    assert data["n_needed"] == MIN_MATCHES["difference"] and "too few matches for a reliable interval" in data["note"]
+    text = run("compare", "--candidate", "avoid", "--baseline", "lowest", "--deals", "240", "--seed", "2").output
+    assert "95% CI" not in text and f"{MIN_MATCHES['difference']:,} needed" in text
     same = json.loads(run("compare", "--candidate", "avoid", "--baseline", "avoid", "--deals", "120",
                           "--format", "json").output)
-    assert same["mean_difference"] == 0 and same["p_value"] == 1
+    assert same["mean_difference"] == 0 and same["p_value"] == 1 and same["n_needed"] == 0  # exact at any size
 
 
 def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
-    r = run("compare", "--candidate", "avoid", "--baseline", "random", "--sprt", "--delta", "50", "--deals", "2400",
-            "--batch-deals", "480", "--format", "json")
+    allowed = (MIN_UNITS + 200) * 12
+    r = run("compare", "--candidate", "avoid", "--baseline", "random", "--sprt", "--delta", "50", "--deals",
+            str(allowed), "--batch-deals", "480", "--format", "json")
     assert r.exit_code == 0, r.output
     decided = json.loads(r.output)
-    # avoid wins ~170 fish per deal more than random: the test must accept H1 long before the 200 matches allowed
-    assert decided["decision"] == "accept_h1" and decided["n_matches"] < 200 and decided["mean_difference"] > 50
+    # avoid wins ~170 fish per deal more than random: the test accepts H1 as soon as its warm-up allows
+    assert decided["decision"] == "accept_h1" and decided["n_matches"] == MIN_UNITS and decided["mean_difference"] > 50
+    short = run("compare", "--candidate", "avoid", "--baseline", "random", "--sprt", "--delta", "50", "--deals", "2400")
+    assert short.exit_code != 0 and "no decision before" in short.output
     assert "needs --delta" in run("compare", "--candidate", "avoid", "--baseline", "random", "--sprt").output
     t = run("tournament", "--policy", "avoid", "--policy", "lowest", "--deals", "120", "--format", "json")
     assert t.exit_code == 0, t.output

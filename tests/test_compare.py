@@ -320,3 +320,38 @@ def test_aa_validation_quick_mode(capsys):
     # an honest test: about 5 of 100 comparisons "significant", intervals covering 0 about 95 times in 100
     assert out["false_positive_rate_ok"] and out["coverage_ok"] and out["pass"] and rc == 0
     assert out["coverage"] == pytest.approx(1.0 - out["false_positive_rate"])  # the t-test's duality
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# intervals printed only where they hold (issue 24, docs/statistics.md §9)
+
+
+def test_an_interval_is_printed_only_from_the_matches_it_needs():
+    from reversis_sim.analysis.intervals import MIN_MATCHES
+
+    floor = MIN_MATCHES["difference"]
+    few = D.compare(RULES, "tuned", "avoid", seed=5, n_matches=50)
+    s = few.summary()
+    assert few.n_needed == floor and np.isnan(s["ci_low"]) and np.isnan(s["ci_high"]) and np.isnan(s["p_value"])
+    assert s["note"] == f"too few matches for a reliable interval here: {floor:,} needed ({floor * 12:,} deals)"
+    assert np.isfinite(few.ci_low) and few.paired.ci_low < few.mean_difference  # the library keeps the t bounds
+    assert few.json_summary()["ci_low"] is None
+    assert few.by_rotation["n_needed"].to_list() == [MIN_MATCHES["rotation"]] * 4
+    assert few.by_rotation["ci_low"].is_nan().all()
+    enough = D.compare(RULES, "random", "avoid", seed=5, n_matches=floor)
+    s = enough.summary()
+    assert enough.n_needed == 0 and s["note"] is None
+    assert (s["ci_low"], s["ci_high"], s["p_value"]) == (enough.ci_low, enough.ci_high, enough.p_value)
+    assert s["ci_low"] < s["mean_difference"] < s["ci_high"] < 0  # random loses to avoid
+
+
+def test_tournament_and_sweep_make_no_claim_with_too_few_matches():
+    t = D.tournament(RULES, ["random", "avoid"], n_matches=30, match_deals=4, seed=3)
+    pair = t.pairwise.row(0, named=True)
+    assert not pair["reject"] and pair["winner"] is None and pair["claim"].startswith("too few matches")
+    assert np.isnan(pair["p_value"]) and np.isnan(pair["p_holm"]) and np.isnan(pair["ci_low"])
+    assert t.payoff["ci_low"].is_nan().all() and (t.payoff["n_needed"] > 0).all()
+    s = D.sweep(RULES, "avoid", {"take": [0.0, 20.0]}, "random", n_matches=30, match_deals=4, seed=3,
+                confirm_seed=4)
+    assert not s.grid["reject"].any() and s.grid["p_holm"].is_nan().all() and (s.grid["n_needed"] > 0).all()
+    assert s.confirmed is False and s.confirm.n_needed > 0  # avoid crushes random, but 30 matches prove nothing

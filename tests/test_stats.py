@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 from scipy import stats as st
 
-from reversis_sim.analysis import multiple, sequential, stats, tables
+from reversis_sim.analysis import intervals, multiple, sequential, stats, tables
 
 
 def binomial_band(n: int, p: float, level: float = 0.99) -> tuple[float, float]:
@@ -263,7 +263,9 @@ def test_gsprt_error_rates(kind):
     counts = {shift: {"accept_h0": 0, "accept_h1": 0, "continue": 0} for shift in (0.0, delta)}
     for shift, tally in counts.items():
         for _ in range(runs):
-            tally[sequential.gsprt(match_diffs(rng, 3000, shift, kind), delta, alpha, beta).decision] += 1
+            # Wald's own bounds and a short warm-up (the defaults are for the skewed differences of real players)
+            tally[sequential.gsprt(match_diffs(rng, 3000, shift, kind), delta, alpha, beta,
+                                   min_units=30, margin=1.0).decision] += 1
     low, high = binomial_band(runs, alpha)
     aa, ab = counts[0.0], counts[delta]
     assert aa["continue"] == 0 and ab["continue"] == 0
@@ -282,6 +284,13 @@ def test_gsprt_llr_formula_and_bounds():
     expected = n * 0.25 * (2 * np.cumsum(d) / n - 0.25) / (2 * 4.0)
     stop = res.n_stop
     np.testing.assert_allclose(res.llr[:stop], expected[:stop], rtol=1e-10, atol=1e-12)
+    assert (res.lower, res.upper) == pytest.approx(sequential.gsprt_bounds(0.05 * sequential.MARGIN,
+                                                                            0.1 * sequential.MARGIN))
+    wald = sequential.gsprt(d, 0.25, 0.05, 0.1, var=4.0, min_units=1, margin=1.0)
+    assert (wald.lower, wald.upper) == (lower, upper)
+    with pytest.raises(ValueError, match="margin"):
+        sequential.gsprt(d, 0.25, margin=1.5)
+    assert sequential.GSPRT(0.25).min_units == sequential.MIN_UNITS
     est = sequential.gsprt(d, 0.25, min_units=40)
     assert np.all(est.llr[:39] == 0.0)
     assert est.llr[49] == pytest.approx(50 * 0.25 * (2 * d[:50].mean() - 0.25) / (2 * d[:50].var(ddof=1)),
@@ -291,7 +300,7 @@ def test_gsprt_llr_formula_and_bounds():
 def test_gsprt_all_zero_differences_accept_h0(no_warnings):
     res = sequential.gsprt(np.zeros(100), 0.5, min_units=30)
     assert res.decision == "accept_h0" and res.n_stop == 30 and res.llr[29] == -np.inf
-    state = sequential.GSPRT(0.5).update(np.zeros(100))
+    state = sequential.GSPRT(0.5, min_units=30).update(np.zeros(100))
     assert state.decision == "accept_h0" and state.n == 100
     with pytest.raises(ValueError, match="delta"):
         sequential.gsprt([1.0, 2.0], 0.0)
@@ -301,8 +310,8 @@ def test_incremental_gsprt_agrees_with_one_shot():
     rng = np.random.default_rng(34)
     for trial in range(20):
         d = rng.normal(0.1, 1.0, size=1500)
-        whole = sequential.gsprt(d, 0.2)
-        one_by_one = sequential.GSPRT(0.2)
+        whole = sequential.gsprt(d, 0.2, min_units=30)
+        one_by_one = sequential.GSPRT(0.2, min_units=30)
         for x in d:
             state = one_by_one.update([x])
             if state.decision != "continue":
@@ -310,7 +319,7 @@ def test_incremental_gsprt_agrees_with_one_shot():
         assert (state.decision, state.n) == (whole.decision, whole.n_stop)
         assert state.llr == pytest.approx(whole.llr[whole.n_stop - 1], rel=1e-9)
         # batches: the bounds are checked at batch ends only
-        test = sequential.GSPRT(0.2)
+        test = sequential.GSPRT(0.2, min_units=30)
         edges = np.cumsum(rng.integers(1, 40, size=200))
         edges = edges[edges < d.size]
         decided_at = None
@@ -368,25 +377,45 @@ def test_paired_summary_is_paired_comparison_on_match_means():
     ref = stats.paired_comparison(a=means["fish_a"].to_numpy(), b=means["fish_b"].to_numpy())
     assert out.height == 1
     row = out.row(0, named=True)
-    for key in ("mean_difference", "ci_low", "ci_high", "p_value", "effect", "variance_reduction"):
+    for key in ("mean_difference", "se", "effect", "variance_reduction"):
         assert row[key] == pytest.approx(getattr(ref, key), rel=1e-10), key
+    # 60 matches are too few for a reliable interval of a difference: no bounds, no p-value, the matches needed
+    assert ref.n_needed == row["n_needed"] == intervals.MIN_MATCHES["difference"]
+    assert np.isnan(row["ci_low"]) and np.isnan(row["ci_high"]) and np.isnan(row["p_value"])
     assert (row["n_units"], row["n_deals"]) == (60, 720)
+    many = deal_frame(n_matches=intervals.MIN_MATCHES["difference"], deals=2)
+    row = tables.paired_summary(many).row(0, named=True)
+    means = many.group_by("match").agg(pl.col("fish_a").mean(), pl.col("fish_b").mean()).sort("match")
+    ref = stats.paired_comparison(a=means["fish_a"].to_numpy(), b=means["fish_b"].to_numpy())
+    assert row["n_needed"] == ref.n_needed == 0
+    for key in ("mean_difference", "ci_low", "ci_high", "p_value"):
+        assert row[key] == pytest.approx(getattr(ref, key), rel=1e-10), key
     by_seat = tables.paired_summary(frame, by="seat")
     assert by_seat["seat"].to_list() == [0, 1, 2, 3] and by_seat["n_deals"].to_list() == [180] * 4
-    same = tables.paired_summary(frame.with_columns(pl.col("fish_a").alias("fish_b")))
+    same = tables.paired_summary(many.with_columns(pl.col("fish_a").alias("fish_b")))
     assert same["mean_difference"][0] == 0.0 and same["p_value"][0] == 1.0
 
 
 def test_mean_table_uses_the_match_as_unit():
     frame = deal_frame()
     out = tables.mean_table(frame, "seat", "fish_a")
-    assert out.columns == ["seat", "mean", "se", "ci_low", "ci_high", "n_units", "n_deals"]
+    assert out.columns == ["seat", "mean", "se", "ci_low", "ci_high", "n_units", "n_deals", "n_needed"]
     for row in out.iter_rows(named=True):
         part = frame.filter(pl.col("seat") == row["seat"])
         ref = stats.mean_ci(part["fish_a"].to_numpy(), clusters=part["match"].to_numpy())
-        assert (row["mean"], row["se"], row["ci_low"], row["ci_high"]) == pytest.approx(
-            (ref.mean, ref.se, ref.ci_low, ref.ci_high), rel=1e-10)
+        assert (row["mean"], row["se"]) == pytest.approx((ref.mean, ref.se), rel=1e-10)
+        # too few matches for a reliable interval of a mean of this kind (not a seat's: the strictest floor)
+        assert np.isnan(row["ci_low"]) and np.isnan(row["ci_high"])
+        assert row["n_needed"] == ref.n_needed == intervals.MIN_MATCHES["pool"]
         assert (row["n_units"], row["n_deals"]) == (60, 180)
+    # a seat's fish and the pool-share view have floors of their own; from them on the bounds are the t interval's
+    assert tables.kind_of("fish", ["seat"]) == "seat" and tables.kind_of("fish", ["policy"]) == "pool"
+    many = deal_frame(n_matches=intervals.MIN_MATCHES["pool_share"], deals=4)
+    zero_sum = tables.mean_table(many.rename({"fish_a": "fish_zero_sum"}), "seat", "fish_zero_sum")
+    for row in zero_sum.iter_rows(named=True):
+        part = many.filter(pl.col("seat") == row["seat"])
+        ref = stats.mean_ci(part["fish_a"].to_numpy(), clusters=part["match"].to_numpy(), kind="pool_share")
+        assert row["n_needed"] == 0 and (row["ci_low"], row["ci_high"]) == pytest.approx((ref.ci_low, ref.ci_high))
     flat = tables.mean_table(frame, None, "fish_a", unit=None).row(0, named=True)
     ref = stats.mean_ci(frame["fish_a"].to_numpy())
     assert (flat["se"], flat["n_units"]) == (pytest.approx(ref.se, rel=1e-10), 720)
@@ -398,10 +427,14 @@ def test_rate_table_counts_and_intervals():
     counts = frame.group_by("seat").agg(pl.col("made").sum(), pl.col("committed").sum()).sort("seat")
     assert out["successes"].to_list() == counts["made"].to_list()
     assert out["trials"].to_list() == counts["committed"].to_list()
-    low, high = stats.wilson_interval(counts["made"].to_numpy(), counts["committed"].to_numpy())
+    # the default is Clopper-Pearson (Wilson misses its band for rare events in small runs, docs/statistics.md §9)
+    low, high = stats.clopper_pearson_interval(counts["made"].to_numpy(), counts["committed"].to_numpy())
     np.testing.assert_allclose(out["ci_low"].to_numpy(), low, rtol=1e-12)
     np.testing.assert_allclose(out["ci_high"].to_numpy(), high, rtol=1e-12)
-    overall = tables.rate_table(frame, None, "committed", method="clopper_pearson").row(0, named=True)
+    wilson = tables.rate_table(frame, "seat", "made", "committed", method="wilson")
+    low, high = stats.wilson_interval(counts["made"].to_numpy(), counts["committed"].to_numpy())
+    np.testing.assert_allclose(wilson["ci_low"].to_numpy(), low, rtol=1e-12)
+    overall = tables.rate_table(frame, None, "committed", method="wilson").row(0, named=True)
     assert overall["trials"] == 720 and overall["rate"] == pytest.approx(frame["committed"].mean())
     with pytest.raises(ValueError, match="unknown method"):
         tables.rate_table(frame, None, "made", method="wald")
@@ -414,3 +447,10 @@ def test_holm_table_adds_adjusted_p_and_decisions():
     out = tables.holm_table(comparisons)
     assert out["p_holm"].to_list() == pytest.approx([0.03, 0.06, 0.06, 0.02], rel=1e-12)
     assert out["reject"].to_list() == [True, False, False, True]
+
+
+def test_holm_table_leaves_a_refused_test_out_of_the_family():
+    frame = pl.DataFrame({"p_value": [0.01, float("nan"), 0.04]})
+    out = tables.holm_table(frame)
+    assert out["p_holm"].to_list()[0] == pytest.approx(0.02) and out["p_holm"].to_list()[2] == pytest.approx(0.04)
+    assert np.isnan(out["p_holm"][1]) and out["reject"].to_list() == [True, False, True]

@@ -7,4 +7,4 @@ __getattr__, __dir__, __all__ = lazy_exports(__name__, {
     ".payments": ("fish_by_reason",),
     ".run": ("FIGURE_TABLES", "analysis_tables", "figure_tables", "load_payments", "load_run", "summarize_run"),
     ".scan": ("RunScan", "scan_run"),
-}, submodules=("figures_data", "stats", "tables"))
+}, submodules=("figures_data", "intervals", "stats", "tables"))

@@ -40,7 +40,7 @@ from ..record import (
 )
 from .headline import quinola_tables, reversis_table
 from .scan_part import N_REASONS, Layout, add_sums, part_sums
-from .tables import UnitMoments
+from .tables import UnitMoments, kind_of
 
 __all__ = ["RunScan", "scan_run"]
 
@@ -175,7 +175,7 @@ class RunScan:
         if by == ["seat", "policy"]:
             keys = keys.with_columns(pl.Series("policy", self.seats, dtype=pl.String))
         block = "seat_zero_sum" if value == "fish_zero_sum" else by[0]
-        return self._means(block, keys).table()
+        return self._means(block, keys).table(kind=kind_of(value, by))
 
     def quinola_risk(self) -> dict[str, pl.DataFrame]:
         """:func:`.headline.quinola_risk`."""

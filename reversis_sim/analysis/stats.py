@@ -13,6 +13,13 @@ of freedom. Deal-level binomial intervals (:func:`wilson_interval`, :func:`clopp
 independent trials; use them for events the pool does not influence, or feed per-match rates to
 :func:`mean_ci` instead.
 
+When an interval is printed
+---------------------------
+Every function here returns the t interval's bounds whatever the number of units, and ``n_needed``: 0 when that
+many matches make the interval a reliable 95% interval of a quantity of its ``kind``, else the matches needed
+(:mod:`.intervals`, measured by ``scripts/coverage.py``). The tables and commands print the bounds only when
+``n_needed`` is 0, and otherwise say in words how many matches are needed.
+
 Degenerate data
 ---------------
 Zero variance (identical players, a constant column) is a legitimate outcome of common random numbers, so it is
@@ -28,6 +35,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import stats as _st
 
+from .intervals import n_needed as _n_needed
 from .numeric import check_level, finite_1d, safe_ratio, t_interval
 
 __all__ = ["MeanCI", "PairedResult", "clopper_pearson_interval", "mean_ci", "paired_comparison", "ratio_mean_ci",
@@ -58,6 +66,9 @@ class MeanCI:
         Degrees of freedom of the t distribution, ``n_units - 1``.
     level : float
         Confidence level.
+    n_needed : int
+        0 when ``n_units`` are enough for a reliable interval of this kind of quantity, else the number of units
+        (matches) needed (:func:`.intervals.n_needed`): the bounds are then the t interval's, not to be printed.
     """
 
     mean: float
@@ -68,12 +79,18 @@ class MeanCI:
     n_obs: int
     df: int
     level: float
+    n_needed: int = 0
+
+    @property
+    def reliable(self) -> bool:
+        """The interval may be printed as a ``level`` interval (``n_needed == 0``)."""
+        return self.n_needed == 0
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def ratio_mean_ci(totals, sizes, level: float = 0.95) -> MeanCI:
+def ratio_mean_ci(totals, sizes, level: float = 0.95, kind: str = "pool") -> MeanCI:
     """Mean per observation from per-cluster totals, with the linearised (cluster-robust) standard error.
 
     The estimator is the ratio ``m = sum(T_g) / sum(n_g)`` (the plain mean of all observations). Its variance is
@@ -94,6 +111,10 @@ def ratio_mean_ci(totals, sizes, level: float = 0.95) -> MeanCI:
         Number of observations in each cluster (all > 0).
     level : float
         Confidence level of the t interval (``G - 1`` degrees of freedom).
+    kind : str
+        What the mean is (:data:`.intervals.MIN_MATCHES`): ``"seat"`` (a seat's fish per deal in a run),
+        ``"pool_share"`` (the zero-sum view), ``"difference"`` (a paired difference), ``"pool"`` (anything else:
+        the strictest, the default); it sets ``n_needed``.
 
     Returns
     -------
@@ -117,17 +138,18 @@ def ratio_mean_ci(totals, sizes, level: float = 0.95) -> MeanCI:
         resid = totals - mean * sizes
         se = float(np.sqrt(n_units / (n_units - 1) * np.sum(resid * resid)) / n_obs_f)
     low, high = t_interval(mean, se, level, n_units - 1)
-    return MeanCI(mean, se, low, high, n_units, round(n_obs_f), n_units - 1, level)
+    return MeanCI(mean, se, low, high, n_units, round(n_obs_f), n_units - 1, level, _n_needed(n_units, kind))
 
 
 def ratio_mean_ci_moments(n_units: int, n_obs: float, sum_t: float, shift: float, sum_uu: float, sum_un: float,
-                          sum_nn: float, level: float = 0.95) -> MeanCI:
+                          sum_nn: float, level: float = 0.95, kind: str = "pool") -> MeanCI:
     """:func:`ratio_mean_ci` from sums over the clusters instead of the per-cluster arrays, so that a run can be
     aggregated batch by batch in constant memory (the sums of two batches add up).
 
     With ``u_g = T_g - shift * n_g`` (``shift`` any fixed number near the mean, for numerical conditioning), the
     inputs are ``G`` (``n_units``), ``N = sum(n_g)``, ``sum(T_g)``, ``sum(u_g**2)``, ``sum(u_g * n_g)`` and
     ``sum(n_g**2)``; with ``d = m - shift``, ``sum((T_g - m n_g)**2) = sum(u**2) - 2 d sum(u n) + d**2 sum(n**2)``.
+    ``kind`` sets ``n_needed`` as in :func:`ratio_mean_ci`.
     """
     level = check_level(level)
     if n_units < 1 or n_obs <= 0:
@@ -140,10 +162,11 @@ def ratio_mean_ci_moments(n_units: int, n_obs: float, sum_t: float, shift: float
         ss = max(float(sum_uu - 2.0 * d * sum_un + d * d * sum_nn), 0.0)
         se = float(np.sqrt(n_units / (n_units - 1) * ss) / n_obs)
     low, high = t_interval(mean, se, level, n_units - 1)
-    return MeanCI(mean, se, low, high, int(n_units), round(float(n_obs)), int(n_units) - 1, level)
+    return MeanCI(mean, se, low, high, int(n_units), round(float(n_obs)), int(n_units) - 1, level,
+                  _n_needed(n_units, kind))
 
 
-def mean_ci(x, clusters=None, level: float = 0.95) -> MeanCI:
+def mean_ci(x, clusters=None, level: float = 0.95, kind: str = "pool") -> MeanCI:
     """Mean of ``x`` with a standard error and a t interval, optionally cluster-robust.
 
     Parameters
@@ -157,6 +180,8 @@ def mean_ci(x, clusters=None, level: float = 0.95) -> MeanCI:
         observations are taken as independent (``sd / sqrt(n)``, ``n - 1`` degrees of freedom).
     level : float
         Confidence level, strictly between 0 and 1.
+    kind : str
+        What the mean is, for ``n_needed`` (:func:`ratio_mean_ci`).
 
     Returns
     -------
@@ -171,7 +196,7 @@ def mean_ci(x, clusters=None, level: float = 0.95) -> MeanCI:
     """
     x = finite_1d(x, "x")
     if clusters is None:
-        return ratio_mean_ci(x, np.ones_like(x), level)
+        return ratio_mean_ci(x, np.ones_like(x), level, kind)
     labels = np.asarray(clusters)
     if labels.shape != x.shape:
         raise ValueError(f"clusters must have one label per observation: {labels.shape} vs {x.shape}")
@@ -181,7 +206,7 @@ def mean_ci(x, clusters=None, level: float = 0.95) -> MeanCI:
     inverse = inverse.ravel()
     totals = np.bincount(inverse, weights=x)
     sizes = np.bincount(inverse).astype(np.float64)
-    return ratio_mean_ci(totals, sizes, level)
+    return ratio_mean_ci(totals, sizes, level, kind)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -301,6 +326,10 @@ class PairedResult:
         ``(var(a) + var(b)) / var(a - b)``: how many times more units an unpaired comparison would need for the
         same standard error. ``inf`` when the arms differ by a constant, NaN when not computable (arms not given,
         fewer than two units, or both arms constant).
+    n_needed : int
+        0 when ``n_units`` are enough for a reliable interval (and test) of a difference, else the matches needed
+        (:func:`.intervals.n_needed`, kind ``"difference"``): the bounds and the p-value are then the t test's, not
+        to be printed as a 95% interval or a significance.
     """
 
     mean_difference: float
@@ -316,12 +345,18 @@ class PairedResult:
     mean_a: float = float("nan")
     mean_b: float = float("nan")
     variance_reduction: float = float("nan")
+    n_needed: int = 0
+
+    @property
+    def reliable(self) -> bool:
+        """The interval and the p-value may be printed (``n_needed == 0``)."""
+        return self.n_needed == 0
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def paired_comparison(diff=None, a=None, b=None, *, level: float = 0.95) -> PairedResult:
+def paired_comparison(diff=None, a=None, b=None, *, level: float = 0.95, kind: str = "difference") -> PairedResult:
     """Paired (duplicate-deal) comparison of a candidate against a baseline on the same units.
 
     Each unit (match) is played twice on identical cards and identical policy randomness, once with the
@@ -338,6 +373,8 @@ def paired_comparison(diff=None, a=None, b=None, *, level: float = 0.95) -> Pair
         when ``diff`` is given as well it must equal ``a - b``.
     level : float
         Confidence level.
+    kind : str
+        What the difference is, for ``n_needed`` (:data:`.intervals.MIN_MATCHES`; a difference of fish per deal).
 
     Returns
     -------
@@ -345,8 +382,9 @@ def paired_comparison(diff=None, a=None, b=None, *, level: float = 0.95) -> Pair
 
     Notes
     -----
-    The test is the one-sample t-test of ``mean(d) = 0`` with ``n - 1`` degrees of freedom; by the central limit
-    theorem on per-match means it is adequate for heavy-tailed fish once there are a few dozen matches.
+    The test is the one-sample t-test of ``mean(d) = 0`` with ``n - 1`` degrees of freedom. Per-match differences
+    of fish are skewed and heavy-tailed (the pool), so the t interval undercovers on one side until thousands of
+    matches (docs/statistics.md §9): ``n_needed`` says from how many it holds.
     Identical arms give ``mean_difference == 0.0`` exactly and ``p_value == 1.0``.
     """
     level = check_level(level)
@@ -389,4 +427,4 @@ def paired_comparison(diff=None, a=None, b=None, *, level: float = 0.95) -> Pair
             den = float(np.var(a - b, ddof=1))
             vr = float("nan") if num == 0.0 and den == 0.0 else safe_ratio(num, den)
     return PairedResult(mean, float(se), low, high, float(t_stat), float(p_value), float(effect), n, n - 1,
-                        level, mean_a, mean_b, vr)
+                        level, mean_a, mean_b, vr, _n_needed(n, kind))

@@ -3,6 +3,10 @@
 Inputs are per-deal frames (one row per deal, or per deal and seat); the wrappers aggregate to the sampling unit
 (the match, DESIGN.md decision 2) with polars and hand small per-unit arrays to the numeric functions. Outputs
 are small summary frames, sorted by their group columns, ready for printing, JSON, or :mod:`reversis_sim.plot`.
+
+A frame holds only intervals the toolkit stands behind: where a group has fewer matches than a reliable interval of
+its kind needs (:mod:`.intervals`), its ``ci_low`` and ``ci_high`` are NaN and ``n_needed`` says how many matches
+it needs (0 where the interval is printed).
 """
 
 from __future__ import annotations
@@ -15,9 +19,10 @@ import polars as pl
 from . import stats
 from .batches import Batches, collect_additive
 from .frames import Columns, column_list, require_columns
+from .intervals import KINDS
 from .multiple import holm, holm_reject
 
-__all__ = ["UnitMoments", "holm_table", "mean_table", "paired_summary", "rate_table"]
+__all__ = ["UnitMoments", "holm_table", "kind_of", "mean_table", "paired_summary", "rate_table"]
 
 _UNIT_ID = "__unit_id"
 
@@ -53,6 +58,23 @@ def _result_frame(rows: list[dict], by: list[str], frame: pl.DataFrame) -> pl.Da
     return out
 
 
+def kind_of(value: str, by: Sequence[str] = ()) -> str:
+    """The kind of interval (:data:`.intervals.MIN_MATCHES`) of a mean of the column ``value`` by ``by``: the
+    zero-sum view (``fish_zero_sum``) is ``pool_share``, a seat's or a position's fish ``seat``, anything else
+    (a policy's fish over its seats, a payment reason, the Quinola's cost...) ``pool``, the strictest."""
+    if value == "fish_zero_sum":
+        return "pool_share"
+    if value == "fish" and list(by)[:1] in (["seat"], ["position"]):
+        return "seat"
+    return "pool"
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of interval {kind!r}; valid kinds: {', '.join(KINDS)}")
+    return kind
+
+
 def paired_summary(frame: pl.DataFrame, unit: Columns = "match", value_a: str = "fish_a", value_b: str = "fish_b",
                    by: Columns | None = None, level: float = 0.95) -> pl.DataFrame:
     """Paired (duplicate-deal) comparison of two arms played on the same deals.
@@ -76,7 +98,8 @@ def paired_summary(frame: pl.DataFrame, unit: Columns = "match", value_a: str = 
     pl.DataFrame
         One row per group: the ``by`` columns, ``mean_a``, ``mean_b``, ``mean_difference`` (per deal, a minus
         b), ``se``, ``ci_low``, ``ci_high``, ``p_value``, ``effect`` (mean/sd of the per-unit differences),
-        ``n_units``, ``n_deals``, ``variance_reduction`` (see :func:`.stats.paired_comparison`).
+        ``n_units``, ``n_deals``, ``variance_reduction`` (see :func:`.stats.paired_comparison`), ``n_needed``
+        (``ci_low``, ``ci_high`` and ``p_value`` are NaN where it is not 0: too few units for a reliable interval).
 
     Notes
     -----
@@ -93,15 +116,17 @@ def paired_summary(frame: pl.DataFrame, unit: Columns = "match", value_a: str = 
     rows = []
     for key, part in _groups(per_unit, by_cols):
         res = stats.paired_comparison(a=part["a"].to_numpy(), b=part["b"].to_numpy(), level=level)
+        shown = res.reliable
         rows.append({**key, "mean_a": res.mean_a, "mean_b": res.mean_b, "mean_difference": res.mean_difference,
-                     "se": res.se, "ci_low": res.ci_low, "ci_high": res.ci_high, "p_value": res.p_value,
+                     "se": res.se, "ci_low": res.ci_low if shown else np.nan,
+                     "ci_high": res.ci_high if shown else np.nan, "p_value": res.p_value if shown else np.nan,
                      "effect": res.effect, "n_units": res.n_units, "n_deals": int(part["n"].sum()),
-                     "variance_reduction": res.variance_reduction})
+                     "variance_reduction": res.variance_reduction, "n_needed": res.n_needed})
     return _result_frame(rows, by_cols, frame)
 
 
 def mean_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, value: str, unit: Columns | None = "match",
-               level: float = 0.95) -> pl.DataFrame:
+               level: float = 0.95, kind: str | None = None) -> pl.DataFrame:
     """Mean of ``value`` per row (per deal) in each group, with a cluster-robust t interval.
 
     Parameters
@@ -117,29 +142,34 @@ def mean_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, value: st
         Cluster column(s): the independent sampling unit (default the match). None treats rows as independent.
     level : float
         Confidence level.
+    kind : str, optional
+        The kind of interval (:data:`.intervals.MIN_MATCHES`); by default :func:`kind_of` ``value`` and ``by``.
 
     Returns
     -------
     pl.DataFrame
         One row per group: the ``by`` columns, ``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units``,
-        ``n_deals``. The standard error is :func:`.stats.ratio_mean_ci` on the per-unit totals.
+        ``n_deals``, ``n_needed``. The standard error is :func:`.stats.ratio_mean_ci` on the per-unit totals; the
+        bounds are NaN where ``n_needed`` is not 0 (too few matches for a reliable interval).
     """
     by_cols = column_list(by)
     require_columns(frame, [value] + by_cols, "mean_table")
+    kind = _check_kind(kind_of(value, by_cols) if kind is None else kind)
     if isinstance(frame, Batches):
-        return _mean_table_batches(frame, by_cols, value, unit, level)
+        return _mean_table_batches(frame, by_cols, value, unit, level, kind)
     framed, units = _with_unit(frame, unit)
     totals = _collect(framed.group_by(by_cols + units)
                       .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size")))
-    rows = [_mean_row(key, stats.ratio_mean_ci(part["total"].to_numpy(), part["size"].to_numpy(), level))
+    rows = [_mean_row(key, stats.ratio_mean_ci(part["total"].to_numpy(), part["size"].to_numpy(), level, kind))
             for key, part in _groups(totals, by_cols)]
     return _result_frame(rows, by_cols, frame)
 
 
 def _mean_row(key: dict, r: stats.MeanCI) -> dict:
-    """One row of :func:`mean_table`."""
-    return {**key, "mean": r.mean, "se": r.se, "ci_low": r.ci_low, "ci_high": r.ci_high, "n_units": r.n_units,
-            "n_deals": r.n_obs}
+    """One row of :func:`mean_table`: the bounds only where the interval is reliable."""
+    return {**key, "mean": r.mean, "se": r.se, "ci_low": r.ci_low if r.reliable else np.nan,
+            "ci_high": r.ci_high if r.reliable else np.nan, "n_units": r.n_units, "n_deals": r.n_obs,
+            "n_needed": r.n_needed}
 
 
 _MOMENTS = ("n_units", "n_obs", "sum_t", "sum_uu", "sum_un", "sum_nn")
@@ -227,18 +257,20 @@ class UnitMoments:
                                          *(pl.Series(m, sums[m], pl.Float64) for m in _MOMENTS[1:]))
         return acc
 
-    def table(self, level: float = 0.95) -> pl.DataFrame:
+    def table(self, level: float = 0.95, kind: str = "pool") -> pl.DataFrame:
+        """The rows of :func:`mean_table` (``kind``: the kind of interval, :data:`.intervals.MIN_MATCHES`)."""
         if self.moments is None:
             raise ValueError("cannot take the mean of no data")
+        kind = _check_kind(kind)
         rows = [_mean_row({c: row[c] for c in self.by},
                           stats.ratio_mean_ci_moments(row["n_units"], row["n_obs"], row["sum_t"], row["shift"],
-                                                      row["sum_uu"], row["sum_un"], row["sum_nn"], level))
+                                                      row["sum_uu"], row["sum_un"], row["sum_nn"], level, kind))
                 for row in self.moments.join(self.shifts, on=self.keys).sort(self.keys).to_dicts()]
         return _result_frame(rows, self.by, self.template)
 
 
 def _mean_table_batches(batches: Batches, by: list[str], value: str, unit: Columns | None,
-                        level: float) -> pl.DataFrame:
+                        level: float, kind: str) -> pl.DataFrame:
     """:func:`mean_table` over a run in batches: the per-unit totals of one batch at a time, reduced to
     :class:`UnitMoments` and added up."""
     if unit is None:
@@ -249,11 +281,11 @@ def _mean_table_batches(batches: Batches, by: list[str], value: str, unit: Colum
     for frame in batches:
         acc.add(frame.group_by(by + units)
                 .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size")).collect())
-    return acc.table(level)
+    return acc.table(level, kind)
 
 
 def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_col: str, trials_col: str | None = None,
-               method: str = "wilson", level: float = 0.95) -> pl.DataFrame:
+               method: str = "clopper_pearson", level: float = 0.95) -> pl.DataFrame:
     """Binomial rates with intervals: successes over trials, summed within each group.
 
     Parameters
@@ -267,8 +299,12 @@ def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_c
         Successes (count or bool).
     trials_col : str, optional
         Trials (count or bool); each row is one trial when omitted.
-    method : {"wilson", "clopper_pearson"}
-        Interval method (:func:`.stats.wilson_interval`, :func:`.stats.clopper_pearson_interval`).
+    method : {"clopper_pearson", "wilson"}
+        Interval method (:func:`.stats.clopper_pearson_interval`, :func:`.stats.wilson_interval`). The default is
+        Clopper–Pearson: ``scripts/coverage.py runs`` found the Wilson interval missing below its band for the
+        rare events (reversis, a led J♥, an espagnolette) of runs of up to 50 matches (its lower bound lands above
+        the rate when one or two events are seen), and Clopper–Pearson holding at every size measured, from two
+        matches (docs/statistics.md §9); the two agree once the counts are large.
     level : float
         Confidence level.
 
@@ -300,7 +336,13 @@ def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_c
 
 def holm_table(frame: pl.DataFrame, p_col: str = "p_value", alpha: float = 0.05) -> pl.DataFrame:
     """Add Holm–Bonferroni ``p_holm`` and ``reject`` (at family-wise level ``alpha``) to a frame of comparisons,
-    one row per comparison (e.g. the rows of :func:`paired_summary` for several candidates)."""
+    one row per comparison (e.g. the rows of :func:`paired_summary` for several candidates). A NaN p-value (a
+    comparison with too few matches for a reliable test, :mod:`.intervals`) is no test: it is left out of the
+    family, its ``p_holm`` NaN and ``reject`` false."""
     require_columns(frame, [p_col], "holm_table")
-    p = frame[p_col].cast(pl.Float64).to_numpy()
-    return frame.with_columns(pl.Series("p_holm", holm(p)), pl.Series("reject", holm_reject(p, alpha)))
+    p = frame[p_col].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    made = ~np.isnan(p)
+    adjusted = np.full(p.shape, np.nan)
+    reject = np.zeros(p.shape, bool)
+    adjusted[made], reject[made] = holm(p[made]), holm_reject(p[made], alpha)
+    return frame.with_columns(pl.Series("p_holm", adjusted), pl.Series("reject", reject))

@@ -28,6 +28,25 @@ def _num(x, spec: str) -> str:
     return "n/a" if x is None else format(x, spec)
 
 
+def _interval(summary: dict, what: str = "mean difference") -> str:
+    """The estimate with its 95% CI and p-value, or, with too few matches for a reliable interval, the sentence
+    saying how many are needed (``summary['note']``, :func:`reversis_sim.analysis.intervals.too_few`)."""
+    head = f"{what} {summary['mean_difference']:+.4f} fish per deal"
+    if summary.get("n_needed"):
+        return f"{head}; {summary['note']}"
+    return (f"{head}, 95% CI [{summary['ci_low']:+.4f}, {summary['ci_high']:+.4f}], "
+            f"p = {summary['p_value']:.3g}")
+
+
+def _refusals(frame, match_deals: int) -> str | None:
+    """The sentence under a table some of whose intervals were refused (too few matches), else None."""
+    from ..analysis.intervals import too_few
+
+    if "n_needed" not in frame.columns or frame.height == 0 or not (frame["n_needed"] > 0).any():
+        return None
+    return f"(no 95% CI where it is NaN: {too_few(int(frame['n_needed'].max()), match_deals)})"
+
+
 def _pairing(vr) -> str:
     """What the variance reduction means for the user, in words."""
     if vr is None:
@@ -54,8 +73,9 @@ def _print_frame(frame, title: str) -> None:
               help="The policy it is compared to.")
 @click.option("--field", default=None, callback=policy_spec, metavar="SPEC",
               help="The policy of the other three seats (default: the baseline).")
-@click.option("--deals", type=click.IntRange(1), default=24_000, show_default=True,
-              help="Deals in the comparison (whole matches; each is played in every seat, by both arms).")
+@click.option("--deals", type=click.IntRange(1), default=48_000, show_default=True,
+              help="Deals in the comparison (whole matches; each is played in every seat, by both arms). The 95% CI "
+                   "is printed from 4,000 matches (48,000 deals): below, too few for a reliable one.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Write the comparison as a folder (Parquet + manifest).")
 @click.option("--force", is_flag=True, help="Overwrite an existing comparison folder.")
@@ -74,12 +94,14 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
     randomness) are played with the candidate and with the baseline in each seat in turn against the field.
     Prints the paired mean difference in fish per deal (candidate minus baseline) with its 95% CI, the
     p-value, a standardized effect, and how many times fewer deals the paired design needs than an unpaired
-    comparison (variance reduction). With --sprt --delta D, plays batches until the GSPRT decides, printing
-    the log-likelihood ratio as it goes; --deals is then the most it may use.
+    comparison (variance reduction). Fish per match are skewed and heavy-tailed (the pool), so the CI and the
+    p-value are printed from 4,000 matches on; below, the command says how many are needed. With --sprt
+    --delta D, plays batches until the GSPRT decides (not before 1,000 matches), printing the log-likelihood
+    ratio as it goes; --deals is then the most it may use.
 
     \b
     Example:
-      reversis-sim compare --candidate avoid --baseline random --deals 24000 --seed 1
+      reversis-sim compare --candidate avoid --baseline random --deals 48000 --seed 1
     """
     from .. import compare as library
     from ..overrides import label
@@ -90,6 +112,12 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
         if sprt:
             if delta is None or delta <= 0:
                 raise click.UsageError("--sprt needs --delta D > 0: the gain in fish per deal worth detecting")
+            from ..analysis.sequential import MIN_UNITS
+
+            if matches_of(rules, deals) < MIN_UNITS:  # it would end inconclusive whatever the players
+                raise click.UsageError(f"the sequential test takes no decision before {MIN_UNITS:,} matches "
+                                       f"({MIN_UNITS * rules.match_deals:,} deals; docs/statistics.md §9): give "
+                                       f"--deals {MIN_UNITS * rules.match_deals:,} or more")
 
             def show(u):
                 if fmt == "text":
@@ -122,8 +150,7 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
                    f"[{summary['lower']:.3f}, {summary['upper']:.3f}]")
     else:
         click.echo(f"{compared:,} deals compared ({summary['n_deals']:,} simulated)")
-    click.echo(f"mean difference {summary['mean_difference']:+.4f} fish per deal, 95% CI "
-               f"[{summary['ci_low']:+.4f}, {summary['ci_high']:+.4f}], p = {summary['p_value']:.3g}")
+    click.echo(_interval(summary))
     click.echo(f"effect (mean / sd of the per-match differences) {_num(summary['effect'], '+.3f')}; "
                f"{_pairing(summary['variance_reduction'])}")
     if out and not sprt:
@@ -133,8 +160,8 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
 @with_common_options
 @click.option("--policy", "policies", multiple=True, required=True, callback=policy_spec, metavar="SPEC",
               help="A policy in the tournament (give two or more).")
-@click.option("--deals", type=click.IntRange(1), default=12_000, show_default=True,
-              help="Deals per pairing (whole matches).")
+@click.option("--deals", type=click.IntRange(1), default=48_000, show_default=True,
+              help="Deals per pairing (whole matches); pairwise claims from 4,000 matches (48,000 deals).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the tables as a folder.")
 @click.option("--force", is_flag=True, help="Overwrite an existing tournament folder.")
 @with_constraint_options
@@ -145,7 +172,7 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
 
     \b
     Example:
-      reversis-sim tournament --policy avoid --policy cautious --policy lowest --deals 12000
+      reversis-sim tournament --policy avoid --policy cautious --policy lowest --deals 48000
     """
     from .. import compare as library
 
@@ -166,9 +193,12 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
                               indent=2))
         return
     click.echo(f"{rules.name}: {len(policies)} policies, seed {seed}, {res.n_deals:,} deals played")
-    _print_frame(res.payoff, "payoff (row policy against a field of the column policy, fish per deal)")
-    _print_frame(res.ranking, "ranking")
-    _print_frame(res.pairwise, "pairwise (Holm-corrected)")
+    for frame, title in ((res.payoff, "payoff (row policy against a field of the column policy, fish per deal)"),
+                         (res.ranking, "ranking"), (res.pairwise, "pairwise (Holm-corrected)")):
+        _print_frame(frame, title)
+        note = _refusals(frame, rules.match_deals)
+        if note:
+            click.echo(note)
 
 @command("sweep")
 @with_common_options
@@ -180,8 +210,8 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
               help="What each point must beat.")
 @click.option("--field", default=None, callback=policy_spec, metavar="SPEC",
               help="The other seats (default: baseline).")
-@click.option("--deals", type=click.IntRange(1), default=12_000, show_default=True,
-              help="Deals per grid point on the explore seed.")
+@click.option("--deals", type=click.IntRange(1), default=48_000, show_default=True,
+              help="Deals per grid point on the explore seed; claims from 4,000 matches (48,000 deals).")
 @click.option("--confirm-seed", type=SEED, default=None,
               help="Re-test the best point alone on this fresh seed (explore/confirm split).")
 @click.option("--confirm-deals", type=click.IntRange(1), default=None, help="Deals of the confirmation.")
@@ -226,6 +256,11 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
     _print_frame(table.select([c for c in ("stage", "spec", "mean_difference", "ci_low", "ci_high", "p_value",
                                            "p_holm", "reject", "best") if c in table.columns]),
                  f"sweep of {base} against {baseline} ({rules.name}, seed {seed})")
+    note = _refusals(table, rules.match_deals)
+    if note:
+        click.echo(note)
     if res.confirm is not None:
         verdict = "confirmed" if res.confirmed else "not confirmed"
+        if res.confirm.n_needed:
+            verdict += f" ({res.confirm.summary()['note']})"
         click.echo(f"\nbest: {res.best}: {verdict} on seed {confirm_seed}")

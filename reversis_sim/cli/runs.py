@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sys
 import textwrap
 import time
@@ -214,23 +215,45 @@ def interrupted(ctx: click.Context, out: str, n_chunks: int):
     sys.exit(130)
 
 
+def _json_ready(x):
+    """``x`` with every non-finite float as None (JSON has no NaN: a refused interval, or one match's spread)."""
+    if isinstance(x, dict):
+        return {k: _json_ready(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_json_ready(v) for v in x]
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
 def print_summary(out, fmt) -> None:
     """The summary of a run folder (:func:`reversis_sim.analysis.summarize_run`), as text or JSON."""
     from ..analysis import summarize_run
+    from ..analysis.intervals import n_needed, too_few
     from ..game import FATE_MEANINGS
 
     summary = summarize_run(out)
-    if fmt == "json":
-        click.echo(json.dumps(summary, indent=2))
+    if fmt == "json":  # an interval refused (too few matches) is null, and n_needed says how many are needed
+        click.echo(json.dumps(_json_ready(summary), indent=2))
         return
     click.echo(f"{summary['rules_label']}: {summary['n_deals']:,} deals in {summary['n_matches']:,} matches, "
                f"seed {summary['seed']}")
     click.echo(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}   {'with pool share':>15}  "
                f"{'95% CI':>19}")
+
+    def bounds(low, high) -> str:
+        if not (math.isfinite(low) and math.isfinite(high)):
+            return f"{'(too few matches)':>20}"
+        return f"[{low:>8.3f}, {high:>8.3f}]"
+
     for row in summary["seats"]:
         click.echo(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
-                   f"[{row['ci_low']:>8.3f}, {row['ci_high']:>8.3f}]   {row['zero_sum_mean']:>15.3f}  "
-                   f"[{row['zero_sum_ci_low']:>8.3f}, {row['zero_sum_ci_high']:>8.3f}]")
+                   f"{bounds(row['ci_low'], row['ci_high'])}   {row['zero_sum_mean']:>15.3f}  "
+                   f"{bounds(row['zero_sum_ci_low'], row['zero_sum_ci_high'])}")
+    deals_per = round(summary["n_deals"] / summary["n_matches"]) if summary["n_matches"] else None
+    needed = max((row.get("n_needed", 0) for row in summary["seats"]), default=0)
+    share = n_needed(summary["n_matches"], "pool_share")
+    for what, n in (("fish per deal", needed), ("with pool share", share)):
+        if n:  # the pool's skew: docs/statistics.md §9
+            click.echo(f"({what}: {too_few(n, deals_per)}; docs/statistics.md §9)")
     click.echo(textwrap.fill(f"(fish per deal: what a seat won minus what it paid. The pool keeps "
                              f"{summary['pool_left_per_match']:,.1f} fish per match on average at the end, which is "
                              f"why every raw mean is negative; 'with pool share' gives each seat an equal share of "

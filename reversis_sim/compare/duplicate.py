@@ -11,6 +11,9 @@ the deal luck cancels in the per-match difference
 and the match (the sampling unit, decision 2) carries one number into :func:`.analysis.stats.paired_comparison`.
 Identical candidate and baseline give ``d_m == 0`` exactly. Non-zero ``policy_seed_offsets`` give the seat under
 test its own policy randomness on the same cards (a real A/A test, both engines).
+
+The summary prints the interval and the p-value only from the number of matches at which they hold
+(:mod:`.analysis.intervals`, ``n_needed``); the exact zero of identical arms is printed at any size.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import numpy as np
 import polars as pl
 
 from ..analysis import stats
+from ..analysis.intervals import too_few
 from ..constraints import Deals
 from ..policies import PolicySpec
 from ..rules import Rules
@@ -103,15 +107,19 @@ class CompareResult:
     deals: dict | None = None  # the constraints of the deals (:meth:`reversis_sim.constraints.Deals.identity`)
 
     mean_difference = property(lambda self: self.paired.mean_difference)
-    ci_low = property(lambda self: self.paired.ci_low)
+    ci_low = property(lambda self: self.paired.ci_low)  # the t interval's, whatever n_needed says
     ci_high = property(lambda self: self.paired.ci_high)
     p_value = property(lambda self: self.paired.p_value)
     effect = property(lambda self: self.paired.effect)
     variance_reduction = property(lambda self: self.paired.variance_reduction)
+    n_needed = property(lambda self: self.paired.n_needed)  # 0: the interval and p-value hold; else matches needed
 
     def summary(self) -> dict:
-        """Plain-dict summary (JSON-ready except non-finite floats; :func:`json_summary` maps those to None)."""
+        """Plain-dict summary (JSON-ready except non-finite floats; :func:`json_summary` maps those to None).
+        ``ci_low``, ``ci_high`` and ``p_value`` are NaN where ``n_needed`` is not 0, and ``note`` says why."""
         p = {k: float(v) if isinstance(v, (float, np.floating)) else v for k, v in self.paired.as_dict().items()}
+        if p["n_needed"]:
+            p.update(ci_low=np.nan, ci_high=np.nan, p_value=np.nan)  # one NaN object: equal summaries compare equal
         p = SimpleNamespace(**p)
         return {
             "kind": "compare", "rules": self.rules, "candidate": self.candidate, "baseline": self.baseline,
@@ -123,6 +131,7 @@ class CompareResult:
             "mean_candidate": p.mean_a, "mean_baseline": p.mean_b, "mean_difference": p.mean_difference,
             "se": p.se, "ci_low": p.ci_low, "ci_high": p.ci_high, "level": p.level, "t_statistic": p.t_statistic,
             "p_value": p.p_value, "effect": p.effect, "variance_reduction": p.variance_reduction,
+            "n_needed": p.n_needed, "note": too_few(p.n_needed, self.match_deals) if p.n_needed else None,
         }
 
     def json_summary(self) -> dict:
@@ -130,14 +139,29 @@ class CompareResult:
         return json_ready(self.summary())
 
 
-def by_rotation_table(dup: Duplicate, level: float) -> pl.DataFrame:
+def by_rotation_table(dup: Duplicate, level: float, exact: bool = False) -> pl.DataFrame:
+    """The comparison of each seat under test alone: the bounds and p-value NaN where ``n_needed`` is not 0."""
     rows = []
     for s in range(dup.a.shape[0]):
-        r = stats.paired_comparison(a=dup.a[s], b=dup.b[s], level=level)
+        r = shown(stats.paired_comparison(a=dup.a[s], b=dup.b[s], level=level, kind="rotation"), exact)
+        ok = r.reliable
         rows.append({"seat": s, "mean_candidate": r.mean_a, "mean_baseline": r.mean_b,
-                     "mean_difference": r.mean_difference, "ci_low": r.ci_low, "ci_high": r.ci_high,
-                     "p_value": r.p_value})
+                     "mean_difference": r.mean_difference, "ci_low": r.ci_low if ok else np.nan,
+                     "ci_high": r.ci_high if ok else np.nan, "p_value": r.p_value if ok else np.nan,
+                     "n_needed": r.n_needed})
     return pl.DataFrame(rows)
+
+
+def identical_arms(cand: PolicySpec, base: PolicySpec, *, seed: int, baseline_seed: int,
+                   offsets: tuple[int, int]) -> bool:
+    """The two arms are the same seatings (same specs, seeds and policy seeds): their difference is exactly 0 in
+    every match, known without sampling."""
+    return str(cand) == str(base) and int(seed) == int(baseline_seed) and offsets[0] == offsets[1]
+
+
+def shown(paired: stats.PairedResult, exact: bool) -> stats.PairedResult:
+    """``paired``, its interval printable at any size when the arms are ``exact`` (identical: the zero is known)."""
+    return dataclasses.replace(paired, n_needed=0) if exact else paired
 
 
 def compare_block(arms: Arms, cand: PolicySpec, base: PolicySpec, fld: PolicySpec, *, seed: int,
@@ -146,7 +170,8 @@ def compare_block(arms: Arms, cand: PolicySpec, base: PolicySpec, fld: PolicySpe
     """The duplicate arms over ``arms``' block, their paired comparison, and the per-match differences."""
     dup = duplicate(arms, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets)
     a, b = dup.a.mean(axis=0), dup.b.mean(axis=0)
-    return dup, stats.paired_comparison(a=a, b=b, level=level), a - b
+    exact = identical_arms(cand, base, seed=seed, baseline_seed=baseline_seed, offsets=offsets)
+    return dup, shown(stats.paired_comparison(a=a, b=b, level=level), exact), a - b
 
 
 def result_of(arms: Arms, dup: Duplicate, paired: stats.PairedResult, cand, base, fld, *, seed, baseline_seed,
@@ -159,7 +184,8 @@ def result_of(arms: Arms, dup: Duplicate, paired: stats.PairedResult, cand, base
         baseline_seed=int(baseline_seed), policy_seed_offsets=offsets, first_match=arms.first_match,
         n_matches=arms.n_matches, match_deals=arms.match_deals, n_rotations=arms.rules.n_seats, engine=arms.engine.name,
         paired=paired, n_deals=n_deals, n_deals_compared=int(dup.tables[("candidate", 0)].deals.sum()),
-        per_match=per_match, by_rotation=by_rotation_table(dup, level),
+        per_match=per_match, by_rotation=by_rotation_table(dup, level, identical_arms(
+            cand, base, seed=seed, baseline_seed=baseline_seed, offsets=offsets)),
         deals=arms.deals.identity() if arms.deals is not None and arms.deals.constrained else None)
 
 

@@ -9,7 +9,8 @@ from dataclasses import field as dc_field
 import numpy as np
 
 from ..analysis import stats
-from ..analysis.sequential import GSPRT
+from ..analysis.intervals import too_few
+from ..analysis.sequential import GSPRT, MARGIN, MIN_UNITS
 from ..constraints import Deals
 from ..rules import Rules
 from .duplicate import compare_block, seed_offsets
@@ -51,22 +52,28 @@ class SprtResult:
     beta: float
     estimate: stats.PairedResult
     history: list[SprtUpdate] = dc_field(repr=False)
+    match_deals: int | None = None
 
     def summary(self) -> dict:
-        """Plain-dict summary; ``json_ready(result.summary())`` for JSON (an infinite LLR becomes None)."""
+        """Plain-dict summary; ``json_ready(result.summary())`` for JSON (an infinite LLR becomes None). The
+        estimate's bounds and p-value are NaN, and ``note`` says why, with too few matches for a reliable interval
+        (``n_needed``)."""
         e = self.estimate
+        ok = e.reliable
         return {"kind": "sprt", "decision": self.decision, "n_matches": self.n_matches, "n_deals": self.n_deals,
                 "llr": self.llr, "lower": self.lower, "upper": self.upper, "delta": self.delta, "alpha": self.alpha,
-                "beta": self.beta, "mean_difference": e.mean_difference, "ci_low": e.ci_low, "ci_high": e.ci_high,
-                "p_value": e.p_value, "effect": e.effect, "variance_reduction": e.variance_reduction}
+                "beta": self.beta, "mean_difference": e.mean_difference, "ci_low": e.ci_low if ok else np.nan,
+                "ci_high": e.ci_high if ok else np.nan, "p_value": e.p_value if ok else np.nan, "effect": e.effect,
+                "variance_reduction": e.variance_reduction, "n_needed": e.n_needed,
+                "note": None if ok else too_few(e.n_needed, self.match_deals)}
 
 
 def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | None = None, *, delta: float,
                  alpha: float = 0.05, beta: float = 0.05, batch_matches: int, max_matches: int, seed: int,
                  engine: str = "numba", on_update: Callable[[SprtUpdate], None] | None = None,
-                 match_deals: int | None = None, threads: int | None = None, min_units: int = 30,
+                 match_deals: int | None = None, threads: int | None = None, min_units: int = MIN_UNITS,
                  policy_seed_offsets: int | tuple[int, int] = 0, level: float = 0.95,
-                 constraints: Deals | None = None) -> SprtResult:
+                 constraints: Deals | None = None, margin: float = MARGIN) -> SprtResult:
     """Play the duplicate design in batches of matches until the GSPRT accepts H1 or H0, or ``max_matches``.
 
     H1: the candidate wins ``delta`` fish per deal more than the baseline; H0: it wins no more (difference 0).
@@ -74,7 +81,10 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
     so a run is a prefix of the fixed-size comparison on the same seed) and go to
     :class:`.analysis.sequential.GSPRT`, whose bounds are checked after every batch. ``on_update`` gets a
     :class:`SprtUpdate` after each batch (the CLI prints the LLR from it). ``min_units``: no decision before this
-    many matches (see :func:`.analysis.sequential.gsprt`).
+    many matches (default :data:`.analysis.sequential.MIN_UNITS`; with a ``max_matches`` below it the test can
+    only be inconclusive); ``margin``: the bounds are Wald's for ``margin`` times ``alpha`` and ``beta``
+    (:data:`.analysis.sequential.MARGIN`: with both defaults the error rates of skewed real pairs stayed below
+    ``alpha`` and ``beta``, docs/statistics.md §9).
     """
     rules = as_rules(rules)
     if batch_matches < 1 or max_matches < 1:
@@ -83,7 +93,7 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
     fld = base if field is None else as_spec(field)
     offsets = seed_offsets(policy_seed_offsets)
     deals = rules.match_deals if match_deals is None else int(match_deals)
-    test = GSPRT(delta, alpha, beta, min_units=min_units)
+    test = GSPRT(delta, alpha, beta, min_units=min_units, margin=margin)
     diffs, a_all, b_all, history = [], [], [], []
     n_done = n_deals = 0
     state = test.state
@@ -110,6 +120,6 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
     estimate = stats.paired_comparison(a=a, b=b, level=level)
     decision = "inconclusive" if state.decision == "continue" else state.decision
     return SprtResult(decision, n_done, n_deals, state.llr, test.lower, test.upper, float(delta), alpha, beta,
-                      estimate, history)
+                      estimate, history, deals)
 
 

@@ -40,9 +40,10 @@ def grid_specs(base_spec: Spec, grid: Mapping[str, Sequence[float]]) -> list[tup
 @dataclass(frozen=True, eq=False)
 class SweepResult:
     """``grid``: one row per grid point (its parameter values, ``spec``, the comparison with the baseline,
-    ``p_holm``, ``reject``, ``best``); ``best``: the spec with the largest explore-seed mean difference;
-    ``confirm``: that spec re-tested alone on the confirm seed (None without one), ``confirmed``: its confirm
-    comparison is significant at ``alpha`` in the candidate's favour."""
+    ``p_holm``, ``reject``, ``best``, ``n_needed``); ``best``: the spec with the largest explore-seed mean
+    difference; ``confirm``: that spec re-tested alone on the confirm seed (None without one), ``confirmed``: its
+    confirm comparison is significant at ``alpha`` in the candidate's favour, with enough matches for a reliable
+    interval. With too few matches (``n_needed`` > 0) a row's bounds and p-values are NaN and ``reject`` false."""
 
     grid: pl.DataFrame
     best: str
@@ -57,16 +58,26 @@ class SweepResult:
         s = self.confirm.summary()
         row = {c: None for c in explore.columns}
         row.update({k: s[k] for k in ("mean_difference", "se", "ci_low", "ci_high", "p_value", "effect",
-                                      "variance_reduction", "n_matches", "n_deals") if k in row})
+                                      "variance_reduction", "n_matches", "n_deals", "n_needed") if k in row})
         row.update({"spec": self.best, "seed": self.confirm.seed, "stage": "confirm", "reject": self.confirmed,
                     "p_holm": s["p_value"], "best": True})
         return pl.concat([explore, pl.DataFrame([row], schema=explore.schema)], how="vertical")
 
 
 def summary_row(r: CompareResult) -> dict:
+    """A grid row: the comparison's summary, with its raw p-value for Holm (refused after it, where ``n_needed``)."""
     s = r.summary()
-    return {k: s[k] for k in ("mean_candidate", "mean_baseline", "mean_difference", "se", "ci_low", "ci_high",
-                              "p_value", "effect", "variance_reduction", "n_matches", "n_deals")}
+    row = {k: s[k] for k in ("mean_candidate", "mean_baseline", "mean_difference", "se", "ci_low", "ci_high",
+                             "p_value", "effect", "variance_reduction", "n_matches", "n_deals", "n_needed")}
+    return {**row, "p_value": r.p_value}
+
+
+def refuse(table: pl.DataFrame) -> pl.DataFrame:
+    """No claim where a row has too few matches for a reliable interval: its p-values NaN, ``reject`` false."""
+    refused = pl.col("n_needed") > 0
+    return table.with_columns(
+        *(pl.when(refused).then(pl.lit(float("nan"))).otherwise(pl.col(c)).alias(c) for c in ("p_value", "p_holm")),
+        (pl.col("reject") & ~refused).alias("reject"))
 
 
 def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float]], baseline: Spec, *,
@@ -103,7 +114,7 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
                       n_deals=arms.n_deals_simulated - before)
         rows.append({"point": index, **{k: float(v) for k, v in values.items()}, "spec": str(spec), "seed": seed,
                      **summary_row(r)})
-    table = holm_table(pl.DataFrame(rows), alpha=alpha)
+    table = refuse(holm_table(pl.DataFrame(rows), alpha=alpha))
     best_index = int(np.argmax(table["mean_difference"].to_numpy()))
     table = table.with_columns((pl.col("point") == best_index).alias("best"))
     best = table["spec"][best_index]
@@ -111,7 +122,7 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
     if confirm_seed is not None:
         confirm = compare(rules, best, base, fld, n_matches=confirm_matches or n_matches, match_deals=deals,
                           seed=int(confirm_seed), engine=engine, threads=threads, level=level)
-        confirmed = bool(confirm.p_value < alpha and confirm.mean_difference > 0)
+        confirmed = bool(confirm.n_needed == 0 and confirm.p_value < alpha and confirm.mean_difference > 0)
     result = SweepResult(table, best, confirm, confirmed)
     if out is not None:
         manifest = {"rules": rules.name, "rules_params": rules.to_params(), "base_spec": str(as_spec(base_spec)),

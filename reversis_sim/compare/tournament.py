@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 
 from ..analysis import stats
+from ..analysis.intervals import too_few
 from ..analysis.tables import holm_table
 from ..constraints import Deals
 from ..rules import Rules
@@ -26,7 +27,9 @@ class TournamentResult:
     against copies of ``column``, with ``se``, ``ci_low``, ``ci_high``. ``ranking``: policies by their mean over
     every field (the same fields and deals for all). ``pairwise``: one row per pair, a paired comparison of the
     per-match row means, Holm-corrected (``p_holm``, ``reject``) with the claim it supports. ``values``: float64
-    (k, k, n_matches), the per-match payoffs."""
+    (k, k, n_matches), the per-match payoffs. Every table has ``n_needed``: where it is not 0 there were too few
+    matches for a reliable interval (:mod:`.analysis.intervals`), the bounds are NaN, and a pair makes no claim
+    (its p-values NaN, its claim the sentence saying how many matches are needed)."""
 
     policies: list[str]
     payoff: pl.DataFrame
@@ -40,6 +43,32 @@ class TournamentResult:
     def matrix(self) -> np.ndarray:
         """float64 (k, k): ``M[i, j]`` the mean payoff of policy i against a field of policy j."""
         return self.values.mean(axis=2)
+
+
+def _bounds(r: stats.MeanCI, mean: float) -> dict:
+    """``mean``, ``se`` and the bounds of a mean (NaN where too few matches: ``n_needed``)."""
+    ok = r.reliable
+    return {"mean": mean, "se": r.se, "ci_low": r.ci_low if ok else np.nan, "ci_high": r.ci_high if ok else np.nan,
+            "n_needed": r.n_needed}
+
+
+def claims(pairwise: pl.DataFrame, match_deals: int) -> pl.DataFrame:
+    """``winner`` and ``claim`` of each pair after Holm (``reject``); a pair with too few matches for a reliable
+    interval (``n_needed`` > 0) claims nothing: its bounds and p-values are NaN, ``reject`` false, and ``claim``
+    the sentence of :func:`.analysis.intervals.too_few`."""
+    refused = pl.col("n_needed") > 0
+    nan = pl.lit(float("nan"))
+    pairwise = pairwise.with_columns(
+        *(pl.when(refused).then(nan).otherwise(pl.col(c)).alias(c) for c in ("ci_low", "ci_high", "p_value",
+                                                                            "p_holm")),
+        (pl.col("reject") & ~refused).alias("reject"))
+    words = pl.col("n_needed").map_elements(lambda n: too_few(int(n), match_deals), return_dtype=pl.String)
+    return pairwise.with_columns(
+        pl.when(~pl.col("reject")).then(pl.lit(None, pl.String))
+        .when(pl.col("mean_difference") > 0).then(pl.col("policy_a")).otherwise(pl.col("policy_b")).alias("winner"),
+        pl.when(refused).then(words).when(~pl.col("reject")).then(pl.lit("no claim"))
+        .when(pl.col("mean_difference") > 0).then(pl.col("policy_a") + " beats " + pl.col("policy_b"))
+        .otherwise(pl.col("policy_b") + " beats " + pl.col("policy_a")).alias("claim"))
 
 
 def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, seed: int, engine: str = "numba",
@@ -81,14 +110,14 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
 
     payoff = []
     for i, j in itertools.product(range(k), range(k)):
-        r = stats.mean_ci(values[i, j], level=level)
-        payoff.append({"row": names[i], "column": names[j], "mean": r.mean, "se": r.se, "ci_low": r.ci_low,
-                       "ci_high": r.ci_high, "n_matches": n_matches})
+        # a seat's fish against another policy's field; a table of one policy alone is its pool left (the strictest)
+        r = stats.mean_ci(values[i, j], level=level, kind="seat" if i != j else "pool")
+        payoff.append({"row": names[i], "column": names[j], **_bounds(r, r.mean), "n_matches": n_matches})
     row_means = values.mean(axis=1)  # (k, n_matches)
     ranking = []
     for i in range(k):
-        r = stats.mean_ci(row_means[i], level=level)
-        ranking.append({"policy": names[i], "mean": r.mean, "se": r.se, "ci_low": r.ci_low, "ci_high": r.ci_high})
+        r = stats.mean_ci(row_means[i], level=level, kind="pool")  # the row holds the policy's table alone
+        ranking.append({"policy": names[i], **_bounds(r, r.mean)})
     ranking_frame = (pl.DataFrame(ranking).sort("mean", descending=True, maintain_order=True)
                      .with_row_index("rank", offset=1).with_columns(pl.col("rank").cast(pl.Int64)))
     pairs = []
@@ -96,14 +125,8 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
         r = stats.paired_comparison(a=row_means[i], b=row_means[j], level=level)
         pairs.append({"policy_a": names[i], "policy_b": names[j], "mean_difference": r.mean_difference,
                       "se": r.se, "ci_low": r.ci_low, "ci_high": r.ci_high, "p_value": r.p_value,
-                      "effect": r.effect})
-    pairwise = holm_table(pl.DataFrame(pairs), alpha=alpha)
-    pairwise = pairwise.with_columns(
-        pl.when(~pl.col("reject")).then(pl.lit(None, pl.String))
-        .when(pl.col("mean_difference") > 0).then(pl.col("policy_a")).otherwise(pl.col("policy_b")).alias("winner"),
-        pl.when(~pl.col("reject")).then(pl.lit("no claim"))
-        .when(pl.col("mean_difference") > 0).then(pl.col("policy_a") + " beats " + pl.col("policy_b"))
-        .otherwise(pl.col("policy_b") + " beats " + pl.col("policy_a")).alias("claim"))
+                      "effect": r.effect, "n_needed": r.n_needed})
+    pairwise = claims(holm_table(pl.DataFrame(pairs), alpha=alpha), arms.match_deals)
     result = TournamentResult(names, pl.DataFrame(payoff), ranking_frame, pairwise, values, n_matches,
                               arms.n_deals_simulated)
     if out is not None:
@@ -112,7 +135,7 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
             "match": np.tile(np.arange(first_match, first_match + n_matches), k * k), "value": values.reshape(-1)})
         manifest = {"rules": rules.name, "rules_params": rules.to_params(), "policies": names,
                     "policy_specs": canonical, "seed": int(seed),
-                    "first_match": first_match, "n_matches": n_matches, "match_deals": deals, "engine": engine,
+                    "first_match": first_match, "n_matches": n_matches, "match_deals": per_match, "engine": engine,
                     "level": level, "alpha": alpha, "n_deals": arms.n_deals_simulated,
                     "layout": {"values.parquet": "one row per (row, column, match): mean over rotations of row's "
                                                  "fish per deal against a field of column"}}

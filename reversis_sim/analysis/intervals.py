@@ -1,0 +1,76 @@
+"""When a 95% interval can be printed at all (issue 24; docs/statistics.md §9 has the measurements).
+
+Fish per match are heavy-tailed and skewed because of the Quinola pool: it doubles whenever the J♥ is forced or
+led (R25) and carries over from deal to deal (R10), so one match in a few hundred moves thousands of fish, and a
+mean over a few hundred matches rarely contains the match that would pull it to its long-run value. A t interval
+on such a mean misses on one side long after the central limit theorem "should" hold. ``scripts/coverage.py``
+measures it against truth runs, and measured that no other method does better at the sizes users run: the
+bootstrap-t, the BCa bootstrap and the skewness-corrected t of Johnson and Hall lean on the sample's own
+skewness, which at these sizes points the wrong way as often as not (a sample without the rare big match looks
+symmetric; one with a big match of the other sign looks skewed the wrong way), and all three cover *less* than
+the plain t interval. Stratifying by the pool or a control variate on it would need the chance of a big pool, or
+the mean of the control, known in advance, and no quantity of a match has one.
+
+So the toolkit keeps the Student t interval on per-match values (the match is the unit, decision 2) and prints it
+only from the number of matches at which the harness found it holding for every pair and table it measured:
+:data:`MIN_MATCHES`, by the kind of quantity. Below that, :func:`n_needed` says how many matches are needed and
+the command prints :func:`too_few` instead of a number. A rule read off the sample (refuse when its skewness or
+its fourth moment looks heavy) was measured too and rejected: it refuses the samples that contain a big match,
+whose intervals are wide and cover, and keeps those that lack one, whose intervals are narrow and miss, so the
+intervals it lets through cover *less* than all of them together.
+"""
+
+from __future__ import annotations
+
+__all__ = ["KINDS", "MIN_MATCHES", "n_needed", "too_few"]
+
+MIN_MATCHES = {
+    "difference": 4_000,
+    "rotation": 32_000,
+    "pool_share": 1_000,
+    "seat": 32_000,
+    "pool": 128_000,
+}
+"""The fewest matches from which the t interval of each kind of quantity held its 95% coverage, neither side
+missing more than the binomial band allows, in every configuration ``scripts/coverage.py`` measured (parlett,
+12-deal matches; docs/statistics.md §9 has the tables):
+
+- ``difference``: a paired difference of fish per deal between two arms on the same matches (``compare``, the
+  points of a ``sweep``, the pairs of a ``tournament``); measured on tuned, saver, random and search against
+  their baselines;
+- ``rotation``: the same difference with the tested policy in one seat only (``compare``'s ``by_rotation``), whose
+  seat effects and skew do not average out over the seats;
+- ``pool_share``: fish per deal of a seat with an equal share of the pool (the zero-sum view): the pool share
+  takes out most of the skew (measured on a table of avoid and on a table of four different players);
+- ``seat``: fish per deal of one seat, or of one position, in a run: the pool left at the end of a match is lost
+  by every seat in this view, a skew to the left that takes the most matches of the views a seat has;
+- ``pool``: every other mean of fish: a policy's mean over several seats of a run (nothing but its share of the
+  pool left), the Quinola's cost to its holder, fish by payment reason (the pool won, the doubling, the returns of
+  a broken reversis), a tournament's ranking and its payoff against its own table, the tables by the hand dealt:
+  the strictest floor, and the default of a mean whose kind nobody measured.
+"""
+
+KINDS = tuple(MIN_MATCHES)
+"""The kinds of quantity an interval is printed for."""
+
+
+def n_needed(n_units: int, kind: str) -> int:
+    """0 when ``n_units`` matches are enough for a reliable 95% interval of a quantity of ``kind``
+    (:data:`MIN_MATCHES`), else the number of matches needed.
+
+    Examples
+    --------
+    >>> n_needed(1_000, "difference"), n_needed(8_000, "difference")
+    (4000, 0)
+    """
+    if kind not in MIN_MATCHES:
+        raise ValueError(f"unknown kind of interval {kind!r}; valid kinds: {', '.join(KINDS)}")
+    need = MIN_MATCHES[kind]
+    return 0 if int(n_units) >= need else need
+
+
+def too_few(needed: int, match_deals: int | None = None) -> str:
+    """What is printed instead of an interval built on too few matches (``needed`` from :func:`n_needed`), with the
+    deals that makes when ``match_deals`` is given."""
+    deals = f" ({needed * match_deals:,} deals)" if match_deals else ""
+    return f"too few matches for a reliable interval here: {needed:,} needed{deals}"

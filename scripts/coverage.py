@@ -1,0 +1,65 @@
+"""Coverage of the toolkit's 95% intervals where Reversis is wild (issue 24): truth runs against many small runs.
+
+    python scripts/coverage.py compare     # compare's intervals, 4 pairs x sizes x methods (~40 min cold, cached)
+    python scripts/coverage.py runs        # every interval of simulate's summary and of analyze (~30 min cold)
+    python scripts/coverage.py claims      # tournament and sweep claims after Holm (~30 min cold)
+    python scripts/coverage.py gsprt       # the sequential test's two error rates (seconds once compare is cached)
+    python scripts/coverage.py quick       # ~20 s: the seeded check the test suite runs (tests/test_coverage.py)
+
+As a user measures it: for each configuration one large *truth* run on seed 1001, then K small runs of N matches on
+another seed; an interval *holds* when the truth lies inside it. Matches of one seed are independent (every draw is
+keyed by (seed, match, deal, ...)), so the K small runs are K disjoint blocks of one K * N-match simulation on
+seed 2002, which the truth never uses, and every method is judged on the same blocks. The simulations are cached
+under ``--cache`` (default ``.coverage-cache/``), so a second run of the harness costs seconds.
+
+Reported per configuration, size and method: the intervals judged (K), how many held the truth (coverage) with the
+central 95% band of Binomial(K, 0.95) / K, the misses above (truth above the interval) and below, each against the
+upper end of the band of Binomial(K, 0.025), and the mean width. Verdicts: ``holds`` (coverage not below its band,
+neither side above its band), ``holds*`` (it holds, and covers more than the band: conservative), or what fails.
+``printed`` says whether the toolkit prints the interval at that size (:mod:`reversis_sim.analysis.intervals`).
+docs/statistics.md §9 has the tables of record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+# this file is "coverage", the name of the package numba asks for when it loads: keep its folder off the path
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+sys.path.insert(0, str(HERE / "coverage_parts"))
+
+import cov_common  # noqa: E402, F401  (puts the repository on the path)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("part", choices=("compare", "runs", "claims", "gsprt", "quick"))
+    p.add_argument("--cache", type=Path, default=Path(".coverage-cache"))
+    p.add_argument("--json", type=Path, default=None, help="also write the rows as JSON here")
+    p.add_argument("--xl", action="store_true", help="runs: the largest sizes only (64,000 and 128,000 matches)")
+    args = p.parse_args(argv)
+    log = lambda m: print(m, flush=True)  # noqa: E731
+    if args.part in ("compare", "gsprt", "quick"):
+        import cov_compare
+
+        rows = {"compare": cov_compare.compare_rows, "gsprt": cov_compare.gsprt_rows,
+                "quick": cov_compare.quick}[args.part](args.cache, log=log)
+    else:
+        import cov_report
+
+        if args.part == "runs" and args.xl:
+            rows = cov_report.run_rows(args.cache, cov_report.XL_TABLES, cov_report.XL_FOLDERS, log=log)
+        else:
+            rows = {"runs": cov_report.run_rows, "claims": cov_report.claim_rows}[args.part](args.cache, log=log)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

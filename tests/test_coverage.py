@@ -1,0 +1,62 @@
+"""The coverage harness (``scripts/coverage.py``, issue 24), fast and seeded: a skewed pair of real players, its
+intervals' misses counted against the binomial band, and the judge itself shown to fail a bad interval.
+
+The slow harness and its measured tables are in docs/statistics.md §9; this is the part that runs in seconds.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats as st
+
+from reversis_sim.analysis import intervals
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def harness():
+    """``scripts/coverage.py`` loaded as a module (it puts its parts on the path), and its compare part."""
+    spec = importlib.util.spec_from_file_location("coverage_harness", ROOT / "scripts" / "coverage.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    import cov_common
+    import cov_compare
+
+    return cov_common, cov_compare
+
+
+def test_the_judge_fails_a_skewed_t_interval_and_passes_an_exact_one(harness):
+    common, _ = harness
+    rng = np.random.default_rng(3)
+    x = rng.lognormal(0.0, 1.0, size=(2000, 20))  # strongly right-skewed, mean exp(1/2)
+    truth = np.exp(0.5)
+    m, s = x.mean(axis=1), x.std(axis=1, ddof=1)
+    q = st.t.ppf(0.975, 19)
+    bad = common.judge(m - q * s / np.sqrt(20), m + q * s / np.sqrt(20), truth)
+    assert not bad["holds"] and "misses above" in bad["verdict"]  # the truth lies above the t interval too often
+    assert bad["above"] > bad["side_band_high"] >= bad["below"]
+    # intervals built from the exact distribution of the mean (simulated once, then applied to every sample)
+    ref = rng.lognormal(0.0, 1.0, size=(200_000, 20)).mean(axis=1) - truth
+    lo_q, hi_q = np.quantile(ref, [0.025, 0.975])
+    good = common.judge(m - hi_q, m - lo_q, truth)
+    assert good["holds"] and good["K"] == 2000
+    assert good["band"][0] <= good["coverage"] <= good["band"][1]
+
+
+def test_a_skewed_pair_misses_on_one_side_below_the_floor_and_holds_from_it(harness):
+    """tuned against avoid, one seeded simulation cut into blocks: at 50 matches the t interval's misses above
+    leave the binomial band (so the toolkit refuses it there), at the floor they stay inside it."""
+    _, compare_part = harness
+    floor = intervals.MIN_MATCHES["difference"]
+    out = compare_part.quick(pair="tuned/avoid", seed=77, n_matches=15 * floor, sizes=(50, floor), log=lambda m: None)
+    small, large = out[50], out[floor]
+    assert small["K"] == 15 * floor // 50 and not small["printed"]
+    assert "misses above" in small["verdict"] and small["above"] > 2 * small["below"]
+    assert large["K"] == 15 and large["printed"]
+    assert large["above"] <= large["side_band_high"] and large["below"] <= large["side_band_high"]
+    assert large["coverage"] >= large["band"][0]
