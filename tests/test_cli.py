@@ -158,7 +158,8 @@ def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
     assert data["end_to_end_vs_kernel"] == data["end_to_end_deals_per_s"] / data["kernel_deals_per_s_all_threads"]
     assert data["disk_bytes_per_deal"] == pytest.approx(data["disk_seat_bytes_per_deal"]
                                                         + data["disk_payment_bytes_per_deal"])
-    assert data["arrow_seat_bytes_per_deal"] < 300 and data["payment_rows_per_deal"] > 1
+    # 293 bytes a deal, and the four dealt hands (schema version 3): 4 x 8
+    assert data["arrow_seat_bytes_per_deal"] < 330 and data["payment_rows_per_deal"] > 1
     assert data["writer_vs_kernel_1_thread"] == (data["kernel_core_deals_per_s_1_thread"]
                                                  / data["writer_deals_per_s_1_thread"])
 

@@ -197,7 +197,7 @@ def _try_mount(point: Path, options: str) -> bool:
 
 
 def _umount(point: Path) -> None:
-    subprocess.run(["umount", str(point)], capture_output=True)
+    subprocess.run(["umount", "--lazy", str(point)], capture_output=True)  # lazy: a file of it may still be open
 
 
 def test_a_full_disk_stops_the_run_in_one_sentence_and_resume_completes_it(uninterrupted, tmp_path, monkeypatch):
