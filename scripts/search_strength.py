@@ -116,7 +116,7 @@ def main(argv=None) -> int:
     ap.add_argument("--confirm-deals", type=int, default=24_000)
     ap.add_argument("--curve-deals", type=int, default=4_800)
     ap.add_argument("--exploit-budget", type=int, default=120_000)
-    ap.add_argument("--exploit-confirm", type=int, default=9_600)
+    ap.add_argument("--exploit-confirm", type=int, default=48_000)  # the tuner refuses less (docs/statistics.md §9)
     args = ap.parse_args(argv)
     parts = args.only or ["confirm", "curve", "exploit"]
     result = json.loads(OUT.read_text()) if OUT.exists() else {}

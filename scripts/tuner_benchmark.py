@@ -39,7 +39,7 @@ def main(argv=None) -> int:
     for optimizer in args.optimizers.split(","):
         for seed in range(1, args.seeds + 1):
             r = tune(args.rules, args.base, budget_deals=args.budget, seed=seed, confirm_seed=seed + 500,
-                     confirm_deals=24_000, optimizer=optimizer)
+                     confirm_deals=48_000, optimizer=optimizer)
             fresh = compare(args.rules, r.best.spec, args.base, n_matches=args.confirm_deals // 12,
                             seed=CONFIRM_SEED)
             s = r.summary()

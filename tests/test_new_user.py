@@ -98,7 +98,7 @@ def test_ctrl_c_during_compare_stops_at_once_and_says_nothing_was_kept():
 
 
 TUNE = ["tune", "--base", "avoid", "--param", "take=0..8", "--param", "guard=0..6", "--budget-deals", "400000",
-        "--eval-deals", "4800", "--confirm-deals", "24000", "--seed", "9", "--format", "json"]
+        "--eval-deals", "4800", "--confirm-deals", "48000", "--seed", "9", "--format", "json"]
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT is POSIX")

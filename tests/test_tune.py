@@ -135,7 +135,7 @@ def test_every_seed_of_ours_seeds_the_optimizers():
 # the engine
 
 
-SMALL = dict(budget_deals=400_000, eval_deals=4_800, confirm_deals=24_000)
+SMALL = dict(budget_deals=400_000, eval_deals=4_800, confirm_deals=48_000)  # the least confirmation
 
 
 def test_tune_is_a_pure_function_of_its_seeds_and_confirms_on_fresh_deals():
@@ -192,13 +192,13 @@ def run(*args):
 
 def test_tune_and_best_response_from_the_command_line(tmp_path):
     r = run("tune", "--base", "avoid", "--param", "take=0..8", "--budget-deals", "300000", "--eval-deals", "4800",
-            "--confirm-deals", "24000", "--seed", "5", "--format", "json", "--out", tmp_path / "t")
+            "--confirm-deals", "48000", "--seed", "5", "--format", "json", "--out", tmp_path / "t")
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data["confirm_seed"] == 6 and {"confirmed_gain", "ci_low", "ci_high", "significant"} <= set(data)
     assert json.loads((tmp_path / "t" / "manifest.json").read_text())["kind"] == "tune"
     b = run("best-response", "--field", "lowest", "--param", "take=0..8", "--budget-deals", "300000",
-            "--eval-deals", "4800", "--confirm-deals", "24000")
+            "--eval-deals", "4800", "--confirm-deals", "48000")
     assert b.exit_code == 0, b.output
     assert "exploitability of lowest by the avoid family: at least" in b.output
 
@@ -210,6 +210,7 @@ def test_tune_and_best_response_from_the_command_line(tmp_path):
     (["--budget-deals", "100"], "judges 0 candidates in full"),
     (["--budget-deals", "30000", "--eval-deals", "4800"], "judges 1 candidate in full"),
     (["--seed", str(2**63)], "is not in the range 0<=x<=9223372036854775807"),
+    (["--confirm-deals", "24000"], "holds its 95% from 4,000 matches"),
     (["--field", "avoid", "--field", "random"], "give one --field policy"),
     (["--confirm-seed", "0"], "must differ from --seed"),
 ])

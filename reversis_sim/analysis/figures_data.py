@@ -332,7 +332,7 @@ def quinola_fates(risk: dict[str, pl.DataFrame], by: str = "hearts_at_lead") -> 
     """The Quinola fate figure's table: the fate of every deal (``talon`` included: a J♥ that no seat held at the
     first lead, 11% of ``parlett`` deals) under the key :data:`EVERY_DEAL`, then the holder's fate by ``by``
     (``hearts_at_lead`` or ``position``), from :func:`reversis_sim.analysis.quinola_risk`'s ``fate`` and
-    ``fate_by_<...>`` tables (``rate``, Wilson ``ci_low``, ``ci_high``, ``successes``, ``trials``)."""
+    ``fate_by_<...>`` tables (``rate``, Clopper-Pearson ``ci_low``, ``ci_high``, ``successes``, ``trials``)."""
     held = risk["fate_by_hearts" if by == "hearts_at_lead" else f"fate_by_{by}"]
     every = risk["fate"].with_columns(pl.lit(EVERY_DEAL).cast(held[by].dtype).alias(by)).select(held.columns)
     return pl.concat([every, held])

@@ -125,7 +125,7 @@ def conditioning(out: str | Path) -> dict:
 
 def quinola_by_hand(out: str | Path, feature: str = "guards") -> pl.DataFrame:
     """The Quinola's risk for its holder by a feature of his dealt hand: for each value, the share of deals in
-    which the J♥ was dumped, forced, led or left in the talon (Wilson 95% intervals; ``fate``, ``rate``,
+    which the J♥ was dumped, forced, led or left in the talon (Clopper-Pearson 95% intervals; ``fate``, ``rate``,
     ``ci_low``, ``ci_high``, ``successes``, ``trials``) and the holder's mean ``quinola_net`` per deal with its
     interval (``cost_mean``, ``cost_ci_low``, ``cost_ci_high``: the match as the unit). Holder: the seat dealt the
     J♥ (``quinola`` feature), whatever the exchange did with it."""

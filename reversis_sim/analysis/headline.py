@@ -7,8 +7,8 @@ result.
 
 Sampling unit. Deals of one match are dependent (the pool carries over, and the dealer rotates), so means of fish
 use the **match** as the unit (:func:`.compare.mean_table`: a cluster-robust interval on per-match totals, t with
-matches - 1 degrees of freedom). Rates of events (reversis, espagnolette, the Quinola's fate) use Wilson intervals
-on event counts (:func:`.compare.rate_table`): these events are decided by one deal's cards and play.
+matches - 1 degrees of freedom). Rates of events (reversis, espagnolette, the Quinola's fate) use Clopper-Pearson
+intervals on event counts (:func:`.compare.rate_table`): these events are decided by one deal's cards and play.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def quinola_risk(frame: Frame) -> dict[str, pl.DataFrame]:
     """The Quinola's danger for its holder.
 
     Returns frames:
-      ``fate``: share of deals by the J♥'s fate (dumped, forced, led, or left in the talon), Wilson 95% CI;
+      ``fate``: share of deals by the J♥'s fate (dumped, forced, led, or left in the talon), Clopper-Pearson 95% CI;
       ``fate_by_hearts``: the holder's fate by the number of hearts he held at the first lead;
       ``fate_by_position``: the holder's fate by his position relative to the dealer (1 = eldest, 0 = dealer);
       ``cost``: expected ``quinola_net`` of the holder per deal (what the J♥ moved to or from him: its side
@@ -113,7 +113,7 @@ def quinola_tables(deals: pl.DataFrame, holders: pl.DataFrame, by_fate: UnitMome
 
 
 def reversis_rates(frame: Frame, by: str = "policy") -> pl.DataFrame:
-    """Reversis and espagnolette rates by group, with Wilson 95% intervals.
+    """Reversis and espagnolette rates by group, with Clopper-Pearson 95% intervals.
 
     Rows per group and ``event``: ``reversis_committed`` (per deal and seat), ``reversis_made`` and
     ``reversis_broken`` (per commitment), ``espagnolette_eligible`` (per deal and seat), ``espagnolette_declared``

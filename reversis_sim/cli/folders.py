@@ -28,7 +28,7 @@ TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_datafra
 def analyze(run_dir, fmt, tables, hand_features):
     """Print the analysis of a run folder: expected fish per deal by seat, by position relative to the dealer
     and by policy (95% CIs, the match as the sampling unit); the Quinola's fate and cost for its holder; reversis
-    and espagnolette rates with Wilson intervals; with --hand, outcomes by a feature of the hand dealt
+    and espagnolette rates with exact (Clopper-Pearson) intervals; with --hand, outcomes by a feature of the hand dealt
     (conditional on the run's --predeal/--where, if any).
 
     \b

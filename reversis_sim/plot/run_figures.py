@@ -301,7 +301,7 @@ NO_TRIALS = {  # event -> why its rate has no denominator
 
 def reversis_rates(rates: pl.DataFrame, *, ax: Axes | None = None, caption: str | None = None,
                    title: str | None = None) -> Figure:
-    """Reversis and espagnolette: how often they are attempted and how often they succeed, with Wilson 95%
+    """Reversis and espagnolette: how often they are attempted and how often they succeed, with Clopper-Pearson 95%
     intervals (a :func:`~reversis_sim.analysis.reversis_rates` frame). Each rate is written out with its count;
     a rate with no trials (e.g. no reversis was ever committed) reads "no events" instead of a point."""
     keys = [c for c in group_cols(rates, "event")]
@@ -339,7 +339,7 @@ def reversis_rates(rates: pl.DataFrame, *, ax: Axes | None = None, caption: str 
     ax.set_ylim(-0.6, len(RATE_ROWS) - 0.25)
     ax.set_xlim(-2, 102)
     ax.xaxis.set_major_formatter(PercentFormatter(decimals=0))
-    ax.set_xlabel("rate (Wilson 95% CI); the denominator of each rate is under its name")
+    ax.set_xlabel("rate (Clopper-Pearson 95% CI); the denominator of each rate is under its name")
     ax.set_ylabel("event")
     ax.grid(axis="x", alpha=0.3)
     if n_g > 1 or keys:

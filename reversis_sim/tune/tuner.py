@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..analysis.intervals import MIN_MATCHES
 from ..compare import CompareResult, compare
 from ..compare.seatings import Spec, as_rules, as_spec
 from ..keys import next_seed
@@ -88,8 +89,11 @@ def tune(rules: Rules | str, base: Spec, *, baseline: Spec | None = None, field:
     block_deals = BLOCK_MATCHES * rules.match_deals
     n_blocks = max(2, -(-int(eval_deals) // block_deals))
     confirm_matches = -(-int(confirm_deals) // rules.match_deals)
-    if confirm_matches < 2:
-        raise ValueError(f"--confirm-deals {confirm_deals:,} is less than two matches; the match is the sampling unit")
+    least = MIN_MATCHES["difference"]
+    if confirm_matches < least:  # the confirmation is the result: its interval must be one we can print
+        raise ValueError(f"--confirm-deals {confirm_deals:,} is {confirm_matches:,} matches; the confirmation's "
+                         f"interval is the result and holds its 95% from {least:,} matches (docs/statistics.md "
+                         f"§9): give --confirm-deals {least * rules.match_deals:,} or more")
     evaluator = DuplicateEvaluator(rules, base_line, fld, seed=seed, block_matches=BLOCK_MATCHES, n_blocks=n_blocks,
                                    engine=engine, threads=threads, journal=journal)
     found = search(space, evaluator, budget_deals=int(budget_deals), seed=seed, optimizer=optimizer, on_trial=on_trial)
