@@ -68,6 +68,8 @@ def test_every_module_has_a_floor():
 def test_imports_flow_down_the_floors_and_name_only_public_things(path):
     me = _component(path)
     for target, names, line in _imports(path):
+        private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+        assert not private, f"{path.relative_to(PACKAGE)}:{line} imports private names {private}"
         if target == me:
             continue  # inside one module or package
         assert target in FLOORS, f"{path.name}:{line} imports unknown {target}"

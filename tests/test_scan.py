@@ -1,10 +1,12 @@
-"""The one-pass scan of a run folder (issue 16) against the polars path: every headline table, summary and figure
+"""The one-pass scan of a run folder (issue 16), the toolkit's one analysis path, against the polars queries
+(tests/polars_oracle.py): every headline table, summary and figure
 table equal (same rows and keys; means, standard errors and intervals to rel 1e-9; counts exact), on small runs of
 presets that stress the layout: matches of unequal length (simple scoring), five seats, two seats sharing a
 policy, several parts, a part shorter than the others."""
 
 import pytest
 from polars.testing import assert_frame_equal
+from polars_oracle import analysis_tables_polars, figure_tables_polars, summarize_run_polars
 
 from reversis_sim.analysis import analysis_tables, figure_tables, summarize_run
 from reversis_sim.analysis.scan import scan_run
@@ -39,7 +41,7 @@ def assert_tables_equal(fast: dict, slow: dict) -> None:
 
 
 def test_analysis_tables_equal_the_polars_path(run_dir):
-    fast, slow = analysis_tables(run_dir), analysis_tables(run_dir, engine="polars")
+    fast, slow = analysis_tables(run_dir), analysis_tables_polars(run_dir)
     assert_tables_equal(fast, slow)
     assert fast["fish_by_seat"]["n_units"].sum() > 0
 
@@ -60,7 +62,7 @@ def test_the_scan_covers_what_the_fixtures_must_exercise(run_dir):
 
 
 def test_the_summary_and_figure_tables_equal_the_polars_path(run_dir):
-    fast, slow = summarize_run(run_dir), summarize_run(run_dir, engine="polars")
+    fast, slow = summarize_run(run_dir), summarize_run_polars(run_dir)
     assert fast.keys() == slow.keys()
     for key in slow:
         if key == "seats":
@@ -73,10 +75,10 @@ def test_the_summary_and_figure_tables_equal_the_polars_path(run_dir):
         else:
             assert fast[key] == slow[key], key
     _, a = figure_tables(run_dir)
-    _, b = figure_tables(run_dir, engine="polars")
+    b = figure_tables_polars(run_dir)
     for name in ("fish_by_seat", "fish_by_position", "fish_by_policy", "quinola_fate_by_hearts", "quinola_cost",
                  "reversis_rates"):
-        assert_frame_equal(a[name](), b[name](), **TOL)
+        assert_frame_equal(a[name](), b[name], **TOL)
 
 
 def test_scan_variants_equal_the_polars_path(run_dir):

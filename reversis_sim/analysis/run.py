@@ -10,11 +10,9 @@ import polars as pl
 
 from ..overrides import label
 from ..record import part_files, payments_path, read_manifest
-from .batches import ROWS_PER_BATCH, Batches, collect_additive
+from .batches import ROWS_PER_BATCH, Batches
 from .figures_data import convergence, fish_distribution, quinola_fates
-from .headline import fish_by, quinola_risk, reversis_rates, with_pool_share
 from .names import TABLES
-from .payments import fish_by_reason
 from .scan import scan_run
 
 
@@ -47,24 +45,23 @@ def load_payments(out: str | Path, *, allow_partial: bool = False, batched: bool
     return pl.scan_parquet([str(p) for p in paths])
 
 
-def summarize_run(out: str | Path, *, engine: str = "scan") -> dict:
+def summarize_run(out: str | Path) -> dict:
     """The short summary of a run: fish per deal by seat (± 95% CI), the Quinola's fate, reversis and
-    espagnolette counts. One pass over the part files (:func:`.scan.scan_run`; ``engine="polars"``: the lazy
-    queries over batches of part files): the same memory for any number of deals."""
-    if engine == "polars":
-        return _summarize_run_polars(out)
-    _check_engine(engine)
+    espagnolette counts. One pass over the part files (:func:`.scan.scan_run`): the same memory for any number of
+    deals."""
     scan = scan_run(out, quinola=True, reversis=True)
     manifest, policies = scan.manifest, scan.manifest["seats"]
     seats, zero_sum = scan.fish_by("seat"), scan.fish_by("seat", "fish_zero_sum")
     fates = scan.quinola_risk()["fate"]
     counts = scan.summary_counts()
-    return _summary(out, manifest, policies, seats, zero_sum,
+    return summary_of(out, manifest, policies, seats, zero_sum,
                     {r["quinola_fate"]: r["rate"] for r in fates.to_dicts()}, counts.pop("n_deals"),
                     counts.pop("pool_left_per_match"), counts)
 
 
-def _summary(out, manifest, policies, seats, zero_sum, fates, n_deals, pool_left, counts) -> dict:
+def summary_of(out, manifest, policies, seats, zero_sum, fates, n_deals, pool_left, counts) -> dict:
+    """The summary's dict from its parts, however they were computed (the scan here; the polars queries of the
+    tests' oracle): the seats' fish tables raw and with the pool share, the fates' shares, the counts."""
     return {
         "rules": manifest["rules"], "rules_label": label(manifest["rules"], manifest["rules_params"]),
         "seed": manifest["seed"], "out": str(out),
@@ -77,81 +74,27 @@ def _summary(out, manifest, policies, seats, zero_sum, fates, n_deals, pool_left
     }
 
 
-def _summarize_run_polars(out: str | Path) -> dict:
-    manifest, lf = load_run(out, batched=True)
-    policies = manifest["seats"]
-    seats = fish_by(lf, "seat")
-    zero_sum = fish_by(with_pool_share(lf, len(policies)), "seat", "fish_zero_sum")
-    fates = collect_additive(lf.filter(pl.col("seat") == 0).with_columns(pl.col("quinola_fate").cast(pl.String)),
-                             ["quinola_fate"], pl.len().cast(pl.Int64).alias("k"))
-    counts = collect_additive(
-        lf, [],
-        (pl.col("reversis_seat") == pl.col("seat")).cast(pl.Int64).sum().alias("reversis_committed"),
-        ((pl.col("reversis_seat") == pl.col("seat")) & pl.col("reversis_made")).cast(pl.Int64).sum()
-        .alias("reversis_made"),
-        (pl.col("espagnolette_seat") == pl.col("seat")).cast(pl.Int64).sum().alias("espagnolette_declared"),
-        ((pl.col("espagnolette_seat") == pl.col("seat")) & pl.col("espagnolette_made")).cast(pl.Int64).sum()
-        .alias("espagnolette_made"),
-        pl.len().cast(pl.Int64).alias("rows"),
-    ).row(0, named=True)
-    pool = collect_additive(lf.filter(pl.col("seat") == 0).map(  # the pool after the last deal of each match
-        lambda f: f.group_by("match").agg(pl.col("pool_after").sort_by("deal").last().cast(pl.Float64))), [],
-        pl.col("pool_after").sum().alias("total"), pl.len().cast(pl.Int64).alias("matches")).row(0, named=True)
-    n_deals = counts.pop("rows") // len(policies)
-    return _summary(out, manifest, policies, seats, zero_sum,
-                    {r["quinola_fate"]: r["k"] / fates["k"].sum() for r in fates.to_dicts()}, n_deals,
-                    pool["total"] / pool["matches"], counts)
-
-
-ENGINES = ("scan", "polars")
-"""How the run-folder functions compute: ``scan``, one pass of pyarrow and numpy over the part files
-(:mod:`.scan`); ``polars``, the lazy queries of :mod:`.headline` over :class:`.batches.Batches` (the reference the
-scan is tested against)."""
-
-
-def _check_engine(engine: str) -> None:
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-
-
-def analysis_tables(out: str | Path, *, engine: str = "scan") -> dict[str, pl.DataFrame]:
-    """Every table of ``reversis-sim analyze``, by name: one pass over the part files (:func:`.scan.scan_run`), or
-    with ``engine="polars"`` the lazy queries over batches of part files; flat memory either way."""
-    _check_engine(engine)
-    if engine == "scan":
-        scan = scan_run(out, reasons_by="policy")
-        q = scan.quinola_risk()
-        tables = {
-            "fish_by_seat": scan.fish_by("seat"),
-            "fish_by_seat_zero_sum": scan.fish_by("seat", "fish_zero_sum"),
-            "fish_by_position": scan.fish_by("position"),
-            "fish_by_policy": scan.fish_by("policy"),
-            "fish_by_reason": scan.fish_by_reason(),
-            "quinola_fate": q["fate"],
-            "quinola_fate_by_hearts": q["fate_by_hearts"],
-            "quinola_fate_by_position": q["fate_by_position"],
-            "quinola_cost": q["cost"],
-            "quinola_others_pay": q["others_pay"],
-            "reversis_rates": scan.reversis_rates("policy"),
-        }
-        assert tuple(tables) == TABLES
-        return tables
-    manifest, lf = load_run(out, batched=True)
-    lf = lf.with_columns(pl.col("policy").cast(pl.String))
-    q = quinola_risk(lf)
-    return {
-        "fish_by_seat": fish_by(lf, "seat"),
-        "fish_by_seat_zero_sum": fish_by(with_pool_share(lf, len(manifest["seats"])), "seat", "fish_zero_sum"),
-        "fish_by_position": fish_by(lf, "position"),
-        "fish_by_policy": fish_by(lf, "policy"),
-        "fish_by_reason": fish_by_reason(lf, load_payments(out, batched=True), "policy"),
+def analysis_tables(out: str | Path) -> dict[str, pl.DataFrame]:
+    """Every table of ``reversis-sim analyze``, by name (:data:`.names.TABLES`): one pass over the part files
+    (:func:`.scan.scan_run`), in flat memory. (The polars queries of :mod:`.headline` and :mod:`.payments` compute
+    the same tables from frames: the documented examples of docs/schema.md, and the tests' independent oracle.)"""
+    scan = scan_run(out, reasons_by="policy")
+    q = scan.quinola_risk()
+    tables = {
+        "fish_by_seat": scan.fish_by("seat"),
+        "fish_by_seat_zero_sum": scan.fish_by("seat", "fish_zero_sum"),
+        "fish_by_position": scan.fish_by("position"),
+        "fish_by_policy": scan.fish_by("policy"),
+        "fish_by_reason": scan.fish_by_reason(),
         "quinola_fate": q["fate"],
         "quinola_fate_by_hearts": q["fate_by_hearts"],
         "quinola_fate_by_position": q["fate_by_position"],
         "quinola_cost": q["cost"],
         "quinola_others_pay": q["others_pay"],
-        "reversis_rates": reversis_rates(lf, "policy"),
+        "reversis_rates": scan.reversis_rates("policy"),
     }
+    assert tuple(tables) == TABLES
+    return tables
 
 
 FIGURE_TABLES = ("fish_by_seat", "fish_by_position", "fish_by_policy", "fish_distribution", "convergence",
@@ -159,13 +102,12 @@ FIGURE_TABLES = ("fish_by_seat", "fish_by_position", "fish_by_policy", "fish_dis
 """The tables a run's figures draw, in order (:func:`figure_tables`)."""
 
 
-def figure_tables(out: str | Path, *, engine: str = "scan") -> tuple[dict, dict[str, Callable[[], pl.DataFrame]]]:
+def figure_tables(out: str | Path) -> tuple[dict, dict[str, Callable[[], pl.DataFrame]]]:
     """(manifest, {name: thunk}) of the tables a run's figures draw (:data:`FIGURE_TABLES`), each computed only
     when its thunk is called, in flat memory whatever the run's size: the fish, Quinola and reversis tables from
-    one pass over the part files (:func:`.scan.scan_run`, made at the first of them; ``engine="polars"``: lazy
-    queries over batches of part files), the distribution and the convergence from batches of part files.
-    :class:`~reversis_sim.record.RunError` when ``out`` is not a complete run folder."""
-    _check_engine(engine)
+    one pass over the part files (:func:`.scan.scan_run`, made at the first of them), the distribution and the
+    convergence from batches of part files. :class:`~reversis_sim.record.RunError` when ``out`` is not a complete
+    run folder."""
     manifest, lf = load_run(out, batched=True)
     lf = lf.with_columns(pl.col("policy").cast(pl.String), pl.col("quinola_fate").cast(pl.String))
     cache: dict = {}
@@ -177,11 +119,11 @@ def figure_tables(out: str | Path, *, engine: str = "scan") -> tuple[dict, dict[
 
     def q() -> dict:
         if "quinola" not in cache:
-            cache["quinola"] = scan().quinola_risk() if engine == "scan" else quinola_risk(lf)
+            cache["quinola"] = scan().quinola_risk()
         return cache["quinola"]
 
     def fish(by):
-        return (lambda: scan().fish_by(by)) if engine == "scan" else (lambda: fish_by(lf, by))
+        return lambda: scan().fish_by(by)
 
     tables = {
         "fish_by_seat": fish(["seat", "policy"]),
@@ -191,8 +133,7 @@ def figure_tables(out: str | Path, *, engine: str = "scan") -> tuple[dict, dict[
         "convergence": lambda: convergence(lf, ["seat", "policy"]),
         "quinola_fate_by_hearts": lambda: quinola_fates(q()),
         "quinola_cost": lambda: q()["cost"],
-        "reversis_rates": (lambda: scan().reversis_rates("policy")) if engine == "scan"
-        else (lambda: reversis_rates(lf, "policy")),
+        "reversis_rates": lambda: scan().reversis_rates("policy"),
     }
     assert tuple(tables) == FIGURE_TABLES
     return manifest, tables

@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 
 from ..game import FATES, REASONS
 from ..record import RunError
-from .tables import _MOMENTS
+from .tables import MOMENTS
 
 __all__ = ["Layout", "Moments", "add_sums", "part_sums", "read_columns"]
 
@@ -81,12 +81,12 @@ class Moments:
     def __getitem__(self, index) -> Moments:
         """The moments of some groups (a slice, or a boolean or integer index)."""
         part = object.__new__(Moments)
-        for m in (*_MOMENTS, "shift"):
+        for m in (*MOMENTS, "shift"):
             setattr(part, m, getattr(self, m)[index])
         return part
 
     def sums(self) -> dict[str, np.ndarray]:
-        return {m: getattr(self, m) for m in _MOMENTS}
+        return {m: getattr(self, m) for m in MOMENTS}
 
 
 def add_sums(a, b):

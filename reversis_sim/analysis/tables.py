@@ -172,7 +172,8 @@ def _mean_row(key: dict, r: stats.MeanCI) -> dict:
             "n_needed": r.n_needed}
 
 
-_MOMENTS = ("n_units", "n_obs", "sum_t", "sum_uu", "sum_un", "sum_nn")
+MOMENTS = ("n_units", "n_obs", "sum_t", "sum_uu", "sum_un", "sum_nn")
+"""The sums a group's per-match moments are kept in (:class:`UnitMoments`, :mod:`.scan_part`)."""
 _ALL = "__all"
 
 
@@ -207,14 +208,14 @@ class UnitMoments:
 
     def add_moments(self, moments: pl.DataFrame) -> None:
         """Add one batch's sums instead of its per-unit totals: ``moments`` has the ``by`` columns, the columns of
-        :data:`_MOMENTS` and ``shift``, the number its ``u`` sums are taken about; they are moved to this
+        :data:`MOMENTS` and ``shift``, the number its ``u`` sums are taken about; they are moved to this
         accumulator's shift (``u' = u + (shift - shift') n``)."""
         moments = self._keyed(moments)
         if moments is None:
             return
         keys = self.keys
         moments = moments.select(*keys, pl.col("n_units").cast(pl.Int64),
-                                 *(pl.col(m).cast(pl.Float64) for m in (*_MOMENTS[1:], "shift")))
+                                 *(pl.col(m).cast(pl.Float64) for m in (*MOMENTS[1:], "shift")))
         self._keep_shifts(moments.select(*keys, "shift"))
         d = pl.col("shift") - pl.col("shift_right")
         self._merge(moments.join(self.shifts, on=keys).select(
@@ -240,12 +241,12 @@ class UnitMoments:
         """Add a batch's moments (about the kept shifts) to the running ones, group by group."""
         self.moments = batch if self.moments is None else (
             pl.concat([self.moments, batch], how="vertical_relaxed").group_by(self.keys)
-            .agg(pl.col(_MOMENTS).sum()))
+            .agg(pl.col(MOMENTS).sum()))
 
     @classmethod
     def from_sums(cls, keys: pl.DataFrame, sums: dict[str, np.ndarray], shift: np.ndarray) -> UnitMoments:
         """The moments of groups added up elsewhere (:mod:`.scan`): ``keys`` one row per group (the ``by`` columns
-        in their dtypes; groups without a unit left out), ``sums`` the arrays of :data:`_MOMENTS` by name, one
+        in their dtypes; groups without a unit left out), ``sums`` the arrays of :data:`MOMENTS` by name, one
         value per group, taken about ``shift``."""
         acc = cls(keys.columns)
         acc.template = keys.clear()
@@ -254,7 +255,7 @@ class UnitMoments:
             return acc
         acc.shifts = keyed.with_columns(pl.Series("shift", shift, pl.Float64))
         acc.moments = keyed.with_columns(pl.Series("n_units", sums["n_units"]).cast(pl.Int64),
-                                         *(pl.Series(m, sums[m], pl.Float64) for m in _MOMENTS[1:]))
+                                         *(pl.Series(m, sums[m], pl.Float64) for m in MOMENTS[1:]))
         return acc
 
     def table(self, level: float = 0.95, kind: str = "pool") -> pl.DataFrame:
