@@ -50,14 +50,20 @@ from .options import (
               help="Pretty-print a single deal's JSON with this indent.")
 @click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
               help="Which engine plays the deal; both print the same record.")
+@click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True,
+              help="json: the deal record; text: the deal as a diagram (hands by suit, the exchange, the tricks, "
+                   "what moved, the fish).")
+@click.option("--ascii", "ascii_", is_flag=True, help="With --format text: suits as S H D C, no Unicode.")
 @with_constraint_options
-def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine, predeal, where):
+def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine, fmt, ascii_, predeal, where):
     """Print the deal record (RULES.md Appendix A) of one deal as JSON, or of every deal of a match, one JSON
-    object per line, in order. Any deal is reproduced from (rules, seats, seed, match, deal) alone.
+    object per line, in order; or, with --format text, each deal as a diagram a card player reads. Any deal is
+    reproduced from (rules, seats, seed, match, deal) alone.
 
     \b
-    Example:
+    Examples:
       reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat random
+      reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat tuned --format text
     """
     from ..engines import get_engine
 
@@ -66,6 +72,10 @@ def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine,
     if deal is not None and not 0 <= deal < rules.match_deals:
         raise click.BadParameter(f"deal {deal} is out of range: a {rules.name} match has {rules.match_deals} deals "
                                  f"(0..{rules.match_deals - 1})", param_hint="'--deal'")
+    if indent is not None and fmt == "text":
+        raise click.UsageError("--indent pretty-prints the JSON record; it has no meaning with --format text")
+    if ascii_ and fmt == "json":
+        raise click.UsageError("--ascii chooses the suits of the text diagram; add --format text")
     play = get_engine(engine)
     try:
         play.check(rules)
@@ -78,11 +88,22 @@ def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine,
                 record = play.deal_record(rules, seats, seed=seed, match=match, deal=deal, deals=deals)
             except ValueError as e:  # a parlett_simple match that ended before this deal
                 raise click.BadParameter(str(e), param_hint="'--deal'") from None
-            click.echo(json.dumps(record, indent=indent))
+            click.echo(_shown(record, fmt, indent, ascii_))
             return
         records = play.match_records(rules, seats, seed=seed, match=match, deals=deals)
-    for record in records:
-        click.echo(json.dumps(record))
+    for i, record in enumerate(records):
+        if fmt == "text" and i:
+            click.echo("")
+        click.echo(_shown(record, fmt, indent, ascii_))
+
+
+def _shown(record: dict, fmt: str, indent: int | None, ascii_: bool) -> str:
+    """A deal record as ``replay`` prints it: the JSON record, or the diagram."""
+    if fmt == "json":
+        return json.dumps(record, indent=indent)
+    from ..game.diagram import diagram
+
+    return diagram(record, ascii=ascii_)
 
 
 def default_out(rules_name: str, seed: int, n_deals: int) -> str:
