@@ -1,4 +1,4 @@
-"""The coverage harness (``scripts/coverage.py``, issue 24), fast and seeded: a skewed pair of real players, its
+"""The coverage harness (``scripts/interval_coverage.py``, issue 24), fast and seeded: a skewed pair of real players, its
 intervals' misses counted against the binomial band, and the judge itself shown to fail a bad interval.
 
 The slow harness and its measured tables are in docs/statistics.md §9; this is the part that runs in seconds.
@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def harness():
-    """``scripts/coverage.py`` loaded as a module (it puts its parts on the path), and its compare part."""
-    spec = importlib.util.spec_from_file_location("coverage_harness", ROOT / "scripts" / "coverage.py")
+    """``scripts/interval_coverage.py`` loaded as a module (it puts its parts on the path), and its compare part."""
+    spec = importlib.util.spec_from_file_location("coverage_harness", ROOT / "scripts" / "interval_coverage.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     import cov_common

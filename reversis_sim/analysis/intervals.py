@@ -3,7 +3,7 @@
 Fish per match are heavy-tailed and skewed because of the Quinola pool: it doubles whenever the J♥ is forced or
 led (R25) and carries over from deal to deal (R10), so one match in a few hundred moves thousands of fish, and a
 mean over a few hundred matches rarely contains the match that would pull it to its long-run value. A t interval
-on such a mean misses on one side long after the central limit theorem "should" hold. ``scripts/coverage.py``
+on such a mean misses on one side long after the central limit theorem "should" hold. ``scripts/interval_coverage.py``
 measures it against truth runs, and measured that no other method does better at the sizes users run: the
 bootstrap-t, the BCa bootstrap and the skewness-corrected t of Johnson and Hall lean on the sample's own
 skewness, which at these sizes points the wrong way as often as not (a sample without the rare big match looks
@@ -30,9 +30,10 @@ MIN_MATCHES = {
     "pool_share": 1_000,
     "seat": 32_000,
     "pool": 128_000,
+    "error_rate": 1_000,
 }
 """The fewest matches from which the t interval of each kind of quantity held its 95% coverage, neither side
-missing more than the binomial band allows, in every configuration ``scripts/coverage.py`` measured (parlett,
+missing more than the binomial band allows, in every configuration ``scripts/interval_coverage.py`` measured (parlett,
 12-deal matches; docs/statistics.md §9 has the tables):
 
 - ``difference``: a paired difference of fish per deal between two arms on the same matches (``compare``, the
@@ -44,6 +45,9 @@ missing more than the binomial band allows, in every configuration ``scripts/cov
   takes out most of the skew (measured on a table of avoid and on a table of four different players);
 - ``seat``: fish per deal of one seat, or of one position, in a run: the pool left at the end of a match is lost
   by every seat in this view, a skew to the left that takes the most matches of the views a seat has;
+- ``error_rate``: a review's fish lost per non-forced decision (``review --policy``), the per-match sums of the
+  losses over the per-match decisions: measured on avoid in a field of tuned by ``scripts/review_coverage.py``
+  (docs/review.md);
 - ``pool``: every other mean of fish: a policy's mean over several seats of a run (nothing but its share of the
   pool left), the Quinola's cost to its holder, fish by payment reason (the pool won, the doubling, the returns of
   a broken reversis), a tournament's ranking and its payoff against its own table, the tables by the hand dealt:

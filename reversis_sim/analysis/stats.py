@@ -17,7 +17,7 @@ When an interval is printed
 ---------------------------
 Every function here returns the t interval's bounds whatever the number of units, and ``n_needed``: 0 when that
 many matches make the interval a reliable 95% interval of a quantity of its ``kind``, else the matches needed
-(:mod:`.intervals`, measured by ``scripts/coverage.py``). The tables and commands print the bounds only when
+(:mod:`.intervals`, measured by ``scripts/interval_coverage.py``). The tables and commands print the bounds only when
 ``n_needed`` is 0, and otherwise say in words how many matches are needed.
 
 Degenerate data

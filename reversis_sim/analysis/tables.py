@@ -302,7 +302,7 @@ def rate_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, success_c
         Trials (count or bool); each row is one trial when omitted.
     method : {"clopper_pearson", "wilson"}
         Interval method (:func:`.stats.clopper_pearson_interval`, :func:`.stats.wilson_interval`). The default is
-        Clopper–Pearson: ``scripts/coverage.py runs`` found the Wilson interval missing below its band for the
+        Clopper–Pearson: ``scripts/interval_coverage.py runs`` found the Wilson interval missing below its band for the
         rare events (reversis, a led J♥, an espagnolette) of runs of up to 50 matches (its lower bound lands above
         the rate when one or two events are seen), and Clopper–Pearson holding at every size measured, from two
         matches (docs/statistics.md §9); the two agree once the counts are large.

@@ -1,4 +1,4 @@
-"""The ``compare``, ``gsprt`` and ``quick`` parts of ``scripts/coverage.py``: compare's intervals by pair, size and
+"""The ``compare``, ``gsprt`` and ``quick`` parts of ``scripts/interval_coverage.py``: compare's intervals by pair, size and
 method, the sequential test's error rates, and the seeded check of the test suite."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The interval methods the coverage harness (``scripts/coverage.py``) judges on the same blocks of matches.
+"""The interval methods the coverage harness (``scripts/interval_coverage.py``) judges on the same blocks of matches.
 
 Each takes ``x`` float64 (K, n), K samples of n per-match values, and returns the bounds ``(low, high)``, float64
 (K,), of its two-sided ``level`` interval for the mean. ``t`` is the toolkit's (Student t on the per-match values,
