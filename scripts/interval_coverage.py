@@ -1,10 +1,10 @@
 """Coverage of the toolkit's 95% intervals where Reversis is wild (issue 24): truth runs against many small runs.
 
-    python scripts/interval_coverage.py compare     # compare's intervals, 4 pairs x sizes x methods (~40 min cold, cached)
+    python scripts/interval_coverage.py compare     # compare's intervals, 4 pairs x sizes x methods (~40 min cold)
     python scripts/interval_coverage.py runs        # every interval of simulate's summary and of analyze (~30 min cold)
     python scripts/interval_coverage.py claims      # tournament and sweep claims after Holm (~30 min cold)
-    python scripts/interval_coverage.py gsprt       # the sequential test's two error rates (seconds once compare is cached)
-    python scripts/interval_coverage.py quick       # ~20 s: the seeded check the test suite runs (tests/test_coverage.py)
+    python scripts/interval_coverage.py gsprt       # the sequential test's two error rates (seconds, compare cached)
+    python scripts/interval_coverage.py quick       # ~20 s: the seeded check of tests/test_coverage.py
 
 As a user measures it: for each configuration one large *truth* run on seed 1001, then K small runs of N matches on
 another seed; an interval *holds* when the truth lies inside it. Matches of one seed are independent (every draw is

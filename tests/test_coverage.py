@@ -1,4 +1,5 @@
-"""The coverage harness (``scripts/interval_coverage.py``, issue 24), fast and seeded: a skewed pair of real players, its
+"""The coverage harness (``scripts/interval_coverage.py``, issue 24), fast and seeded: a skewed
+pair of real players, its
 intervals' misses counted against the binomial band, and the judge itself shown to fail a bad interval.
 
 The slow harness and its measured tables are in docs/statistics.md §9; this is the part that runs in seconds.

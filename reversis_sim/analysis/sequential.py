@@ -23,10 +23,11 @@ MARGIN = 0.5
 """The stopping bounds are Wald's for ``MARGIN`` times the error rates asked for (by default). Per-match differences
 of fish are skewed: most samples lack the rare match with a big pool, so the running mean of a right-skewed
 difference sits below its expectation for thousands of matches, and the test drifts towards H0 when H1 holds (a
-left skew, towards H1 when H0 holds). ``scripts/interval_coverage.py gsprt`` measured it on real pairs (docs/statistics.md
-§9): with Wald's own bounds and alpha = beta = 0.05, tuned against avoid accepted H0 wrongly 7-8.5% of the time for
-a delta of 0.015-0.03 standard deviations of a match's difference, whatever the warm-up (30, 1,000 or 2,000
-matches); with bounds for half the rates and a warm-up of :data:`MIN_UNITS`, no pair exceeded 4.2%, at the price of
+left skew, towards H1 when H0 holds). ``scripts/interval_coverage.py gsprt`` measured it on real pairs
+(docs/statistics.md §9): with Wald's own bounds and alpha = beta = 0.05, tuned against avoid accepted H0 wrongly
+7-8.5% of the time for a delta of 0.015-0.03 standard deviations of a match's difference, whatever the
+warm-up (30, 1,000 or 2,000 matches); with bounds for half the rates and a warm-up of :data:`MIN_UNITS`, no
+pair exceeded 4.2%, at the price of
 20-40% more matches."""
 
 

@@ -61,7 +61,7 @@ def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine,
     reproduced from (rules, seats, seed, match, deal) alone.
 
     \b
-    Examples:
+    Example:
       reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat random
       reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat tuned --format text
     """

@@ -1,4 +1,5 @@
-"""The claims of ``tournament`` and ``sweep`` after Holm, judged against truth runs (``scripts/interval_coverage.py claims``).
+"""The claims of ``tournament`` and ``sweep`` after Holm, judged against truth runs
+(``scripts/interval_coverage.py claims``).
 
 A claim is a pair (or grid point) whose Holm-adjusted p-value is at most alpha, in the direction of its mean
 difference. It is wrong when the truth run's difference has the other sign. Holm promises that the chance of at

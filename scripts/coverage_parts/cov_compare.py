@@ -1,5 +1,5 @@
-"""The ``compare``, ``gsprt`` and ``quick`` parts of ``scripts/interval_coverage.py``: compare's intervals by pair, size and
-method, the sequential test's error rates, and the seeded check of the test suite."""
+"""The ``compare``, ``gsprt`` and ``quick`` parts of ``scripts/interval_coverage.py``: compare's intervals by pair,
+size and method, the sequential test's error rates, and the seeded check of the test suite."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The per-match data of the coverage harness (``scripts/interval_coverage.py``): seatings played by the numba engine and
+"""The per-match data of the coverage harness (``scripts/interval_coverage.py``): seatings
+played by the numba engine and
 reduced to per-match arrays, cached on disk in blocks so that every interval method is judged on the same matches.
 
 A *pair* ``candidate/baseline`` is played as :func:`reversis_sim.compare.compare` plays it (the field is the

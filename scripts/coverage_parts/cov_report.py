@@ -1,4 +1,5 @@
-"""The ``runs`` and ``claims`` parts of ``scripts/interval_coverage.py``: their configurations, and their rows judged."""
+"""The ``runs`` and ``claims`` parts of ``scripts/interval_coverage.py``: their
+configurations, and their rows judged."""
 
 from __future__ import annotations
 

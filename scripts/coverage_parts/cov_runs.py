@@ -1,4 +1,5 @@
-"""The run tables of the coverage harness (``scripts/interval_coverage.py runs``): every interval ``simulate`` and ``analyze``
+"""The run tables of the coverage harness (``scripts/interval_coverage.py runs``):
+every interval ``simulate`` and ``analyze``
 print, judged as a user gets it, from run folders read by the toolkit's own one-pass scan.
 
 One run folder plays the truth (a seed of its own); another, of many small parts, plays the K small runs as K
