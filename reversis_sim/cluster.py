@@ -131,9 +131,14 @@ def warm(rules, seats: Sequence[str], engine: str) -> float:
 async def _warm_off_the_loop(rules, seats: Sequence[str], engine: str) -> float:
     """:func:`warm` on a worker, in a thread of its own: the worker's event loop (its heartbeats to the scheduler)
     goes on while numba loads or compiles, however long that takes."""
+    return await _off_the_loop(warm, rules, seats, engine)
+
+
+async def _off_the_loop(fn: Callable, *args):
+    """``fn(*args)`` on a worker in a thread of its own (its event loop goes on: :func:`_warm_off_the_loop`)."""
     import asyncio
 
-    return await asyncio.get_running_loop().run_in_executor(None, warm, rules, seats, engine)
+    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
 
 
 def _on_worker(threads: int, task: Callable, *args):
@@ -226,11 +231,33 @@ class Cluster:
                                f"{_allowed_failures()} workers in turn, {e.args[0] if e.args else 'a task'}): a "
                                f"worker out of memory or a broken install; look at the workers' logs") from None
         except (CommClosedError, TimeoutError, CancelledError) as e:
-            if self.client.status == "running":  # the scheduler answers: a worker went away under the call
+            if self._scheduler_answers():  # a worker went away under the call
                 raise ClusterError(f"a worker of {self.address} died while {doing} ({type(e).__name__}): out of "
                                    f"memory, killed, or a broken install; look at the workers' logs") from None
             raise ClusterError(f"lost the dask scheduler at {self.address} while {doing} ({type(e).__name__}): it "
                                f"stopped, or the network went down") from None
+
+    def _scheduler_answers(self) -> bool:
+        """Whether the scheduler is still there: the client still runs and the scheduler's port takes a connection.
+        The client's status alone lags a scheduler that was killed (it reads "running" for a moment after its
+        connection closed), which made a lost scheduler read as a dead worker under load."""
+        import socket
+        from urllib.parse import urlparse
+
+        if self.client.status != "running":
+            return False
+        try:
+            where = urlparse(self.client.scheduler.address)
+            host, port = where.hostname, where.port
+        except (AttributeError, ValueError):
+            return True
+        if host is None or port is None:
+            return True
+        try:
+            with socket.create_connection((host, port), timeout=2):
+                return True
+        except OSError:
+            return False
 
     def prepare(self, rules, seats: Sequence, engine: str, *, here: bool | None = None) -> None:
         """Make every worker ready to play ``seats`` under ``rules`` on ``engine`` (once per engine and seat count):
@@ -247,13 +274,30 @@ class Cluster:
             self.client.run(_warm_off_the_loop, rules, names, engine)
         self.prepared.add(key)
 
+    def prepare_with(self, key, fn: Callable, *args, here: bool | None = None) -> None:
+        """As :meth:`prepare`, for another kernel than the engine's: ``fn(*args)`` (a module-level function that
+        loads or compiles it, e.g. by one tiny call) here first for a local cluster (``here``), then on every
+        worker off its event loop; once per ``key``."""
+        if key in self.prepared:
+            return
+        if self.local is not None if here is None else here:
+            fn(*args)
+        with self.faults("loading the kernels on the workers"):
+            self.client.run(_off_the_loop, fn, *args)
+        self.prepared.add(key)
+
+    def map_chunks(self, task: Callable, head: list, chunks: Iterable[int]) -> Iterator[tuple[int, object]]:
+        """(chunk, ``task(*head, chunk)``) for every chunk, played by the workers on their share of the threads, in
+        the order they complete, a bounded number in flight (the client writes them)."""
+        yield from self._as_completed(task, head, chunks)
+
     def play_chunks(self, identity_: dict, chunks: Iterable[int], engine: str) -> Iterator[tuple[int, object]]:
         """(chunk, Chunk) of every chunk of the run, played by the workers, in the order they complete, a bounded
         number in flight (the client writes them)."""
         yield from self._as_completed(play_run_chunk, [identity_], chunks, engine)
 
-    def _as_completed(self, task: Callable, head: list, chunks: Iterable[int], engine: str) -> Iterator:
-        """``task(*head, chunk, engine)`` for every chunk, :data:`IN_FLIGHT_PER_THREAD` per worker thread at once;
+    def _as_completed(self, task: Callable, head: list, chunks: Iterable[int], *tail) -> Iterator:
+        """``task(*head, chunk, *tail)`` for every chunk, :data:`IN_FLIGHT_PER_THREAD` per worker thread at once;
         yields (chunk, result) as they complete."""
         from dask.distributed import as_completed
 
@@ -263,7 +307,7 @@ class Cluster:
             which: dict = {}
 
             def submit(chunk: int) -> None:
-                future = self.client.submit(_on_worker, self.task_threads, task, *head, chunk, engine, pure=False)
+                future = self.client.submit(_on_worker, self.task_threads, task, *head, chunk, *tail, pure=False)
                 which[future.key] = chunk
                 running.add(future)
 
