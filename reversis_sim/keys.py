@@ -35,6 +35,7 @@ def sub_seed(seed: int, purpose: int, bits: int = 32) -> int:
 
 PURPOSE_SHUFFLE = 1
 PURPOSE_POLICY = 2
+PURPOSE_REVIEW = 3  # the worlds and rollout draws of a review (issue 26), apart from every draw of play
 
 TAKE = 0
 DISCARD = 1

@@ -67,7 +67,7 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
     n_played = np.full(n_matches, n_deals, dtype=np.int64)
     shuffles = np.zeros(n_matches, dtype=np.int64)
     if n_matches:
-        with _threads(threads):
+        with numba_threads(threads):
             kernel, _ = match_kernels(rules.n_seats)
             kernel(cr.arrays, Seats(family, params), seed_u64(seed), policy_seed_array(seed, policy_seeds,
                    rules.n_seats), first_match, n_matches, n_deals, constraint_arrays(rules, deals),
@@ -126,7 +126,7 @@ class _Slots:
         return seat
 
 
-class _threads:
+class numba_threads:
     """Set numba's thread count for the duration of a call (thread-local in numba), then restore it."""
 
     def __init__(self, n: int | None):
@@ -159,7 +159,7 @@ def core_runner(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, n
     unconstrained = constraint_arrays(rules, None)
 
     def run(n_threads: int) -> int:
-        with _threads(n_threads):
+        with numba_threads(n_threads):
             kernel(cr.arrays, Seats(family, params), seed_u64(seed), pseeds, 0, n_matches, md, unconstrained,
                    slots.out(n_played, shuffles))
         return int(n_played.sum())

@@ -231,64 +231,75 @@ def declare(P, n, tables, seats, deal, dealer):
     return -1
 
 
-play_tricks = make_play_tricks(choose_play)
-"""The trick loop of the engine's seats (:func:`reversis_sim.kernel.tricks.make_play_tricks`)."""
-
-
 # ----------------------------------------------------------------------------------------------------------------
 # One deal
 # ----------------------------------------------------------------------------------------------------------------
 
 
-@njit_nrt_free
-def play_deal(rules, n, sit_out, seats, h_match, h_pmatch, d, pool_before, double_ante, deal, ws, dealing):
-    """Play deal ``d`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
-    with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), the rules' arrays
-    ``rules`` (:class:`reversis_sim.kernel.compiled.RulesArrays`) and the seats' policies ``seats``
-    (:class:`reversis_sim.kernel.layout.Seats`), and fill the deal's arrays ``deal``
-    (:class:`reversis_sim.kernel.layout.Deal`; ``ws``: the searching seats' workspace,
-    :func:`reversis_sim.policies.search_nb.workspace`; ``dealing``: the deal's constraints and their scratch,
-    :func:`deal_constrained`). ``double_ante``: ``serbian``, the previous deal had a J♥ placement (F3.3). Returns
-    the pool after the deal.
+def make_play_deal(play_tricks):
+    """The deal kernel whose tricks are played by ``play_tricks`` (a :func:`reversis_sim.kernel.tricks.make_play_tricks`
+    loop): the engine's seats (:data:`play_deal`), or a table whose decisions are reviewed as they are taken
+    (:mod:`.review`). Everything before the first lead and the settlement are the same steps."""
 
-    ``n`` is the number of seats, ``P[P_N_SEATS]`` (4, or 5 where the dealer sits out) and ``sit_out`` whether the
-    dealer sits out (``P[P_SIT_OUT]``, the same as ``n == 5``), literal constants from the match kernels: numba
-    compiles one specialization of the deal per table, in which the seat arithmetic of a four-seat table is the
-    plain ``& 3`` (measured: the four-seat deal is 12% slower with the random policy, 8-17% with the heuristics,
-    when the table is read at run time). It stays a parameter of the one deal loop."""
-    P, tables, deck = rules
-    row, hands = deal.row, deal.hands
-    dealer = dealer_of(P, d)
-    start_row(row, dealer, pool_before, double_ante)
-    start_view(deal.seat_view, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), pool_before, double_ante)
+    @njit_nrt_free
+    def play_deal(rules, n, sit_out, seats, h_match, h_pmatch, d, pool_before, double_ante, deal, ws, dealing):
+        """Play deal ``d`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
+        with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), the rules' arrays
+        ``rules`` (:class:`reversis_sim.kernel.compiled.RulesArrays`) and the seats' policies ``seats``
+        (:class:`reversis_sim.kernel.layout.Seats`), and fill the deal's arrays ``deal``
+        (:class:`reversis_sim.kernel.layout.Deal`; ``ws``: the searching seats' workspace,
+        :func:`reversis_sim.policies.search_nb.workspace`; ``dealing``: the deal's constraints and their scratch,
+        :func:`deal_constrained`). ``double_ante``: ``serbian``, the previous deal had a J♥ placement (F3.3). Returns
+        the pool after the deal.
 
-    # DESIGN decision 1: the deal's draws, keyed by (seed, match, deal, purpose, seat).
-    h_deal = extend(h_match, d)
-    # Each seat's policy stream is keyed by its own policy seed (``h_pmatch[s]`` = extend(seed_hash(policy seed),
-    # match)); by default every policy seed is the run seed, and then this is extend(h_deal, PURPOSE_POLICY), s.
-    # A seat whose family never reads them (``avoid``, ``lowest``) is not drawn for: 60 hashes a deal at a table of
-    # four.
-    for s in range(n):
-        if uses_draws(seats.family[s]):
-            fill_draws(extend(extend(extend(h_pmatch[s], d), PURPOSE_POLICY), s), P[P_HAND_SIZE], P[P_ESP_GOAL],
-                       deal.draws[s])
+        ``n`` is the number of seats, ``P[P_N_SEATS]`` (4, or 5 where the dealer sits out) and ``sit_out`` whether the
+        dealer sits out (``P[P_SIT_OUT]``, the same as ``n == 5``), literal constants from the match kernels: numba
+        compiles one specialization of the deal per table, in which the seat arithmetic of a four-seat table is the
+        plain ``& 3`` (measured: the four-seat deal is 12% slower with the random policy, 8-17% with the heuristics,
+        when the table is read at run time). It stays a parameter of the one deal loop."""
+        P, tables, deck = rules
+        row, hands = deal.row, deal.hands
+        dealer = dealer_of(P, d)
+        start_row(row, dealer, pool_before, double_ante)
+        start_view(deal.seat_view, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), pool_before,
+                   double_ante)
 
-    row[COL_SHUFFLES] = deal_constrained(P, n, deck, deal, h_deal, dealer, dealing)
-    if row[COL_SHUFFLES] == 0:
-        row[COL_ERROR] = ERR_WHERE
-        return pool_before
-    antes(P, n, row, deal.ledger, dealer, double_ante)
-    talon_points = exchange(P, n, tables, seats, deal, dealer)
-    declarer = declare(P, n, tables, seats, deal, dealer)
-    for s in range(n):  # Appendix A: each seat's cards at the first lead
-        hand = hands[H_NOW, s]
-        hands[H_LEAD, s] = hand
-        row[COL_HEARTS + s] = count(hand & suit_mask(HEARTS))
-        if (hand & QUINOLA_BIT) != _ZERO:
-            row[COL_Q_HOLDER] = s
-        if P[P_ESP] and row[COL_ESP_ELIGIBLE] < 0 and espagnolette_eligible(P, hand):
-            row[COL_ESP_ELIGIBLE] = s
-    row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
-    committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws)
-    settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
-    return row[COL_POOL_AFTER]
+        # DESIGN decision 1: the deal's draws, keyed by (seed, match, deal, purpose, seat).
+        h_deal = extend(h_match, d)
+        # Each seat's policy stream is keyed by its own policy seed (``h_pmatch[s]`` = extend(seed_hash(policy seed),
+        # match)); by default every policy seed is the run seed, and then this is extend(h_deal, PURPOSE_POLICY), s.
+        # A seat whose family never reads them (``avoid``, ``lowest``) is not drawn for: 60 hashes a deal at a table of
+        # four.
+        for s in range(n):
+            if uses_draws(seats.family[s]):
+                fill_draws(extend(extend(extend(h_pmatch[s], d), PURPOSE_POLICY), s), P[P_HAND_SIZE], P[P_ESP_GOAL],
+                           deal.draws[s])
+
+        row[COL_SHUFFLES] = deal_constrained(P, n, deck, deal, h_deal, dealer, dealing)
+        if row[COL_SHUFFLES] == 0:
+            row[COL_ERROR] = ERR_WHERE
+            return pool_before
+        antes(P, n, row, deal.ledger, dealer, double_ante)
+        talon_points = exchange(P, n, tables, seats, deal, dealer)
+        declarer = declare(P, n, tables, seats, deal, dealer)
+        for s in range(n):  # Appendix A: each seat's cards at the first lead
+            hand = hands[H_NOW, s]
+            hands[H_LEAD, s] = hand
+            row[COL_HEARTS + s] = count(hand & suit_mask(HEARTS))
+            if (hand & QUINOLA_BIT) != _ZERO:
+                row[COL_Q_HOLDER] = s
+            if P[P_ESP] and row[COL_ESP_ELIGIBLE] < 0 and espagnolette_eligible(P, hand):
+                row[COL_ESP_ELIGIBLE] = s
+        row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
+        committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws)
+        settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
+        return row[COL_POOL_AFTER]
+
+    return play_deal
+
+
+play_tricks = make_play_tricks(choose_play)
+"""The trick loop of the engine's seats (:func:`reversis_sim.kernel.tricks.make_play_tricks`)."""
+
+play_deal = make_play_deal(play_tricks)
+"""One deal played by the engine's seats (:func:`make_play_deal`)."""

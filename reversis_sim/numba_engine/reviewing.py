@@ -1,0 +1,164 @@
+"""The review's batch API (issue 26): matches played by the engine with the reviewed seats' card decisions valued
+as they are taken (:mod:`.review`), returned as plain columns.
+
+:func:`review_matches` validates and allocates; :func:`.review.review_matches_nb` computes. Like
+:func:`.batch.play_matches`, a match is a pure function of (rules, seats, seed, match) and of the review's
+settings: the decisions and their values are the same whatever the thread count and the split into calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..constraints import Deals
+from ..kernel import layout as D
+from ..kernel.compiled import MAX_SEATS, compile_rules
+from ..kernel.layout import Seats
+from ..policies import PolicySpec, parse_spec
+from ..policies.review_nb import (
+    F_H_LOSS,
+    F_H_PLAYED,
+    F_LEN,
+    F_LOSS,
+    F_LOSS_SE,
+    F_VALUE_BEST,
+    F_VALUE_PLAYED,
+    MAX_OPTIONS,
+    MAX_WORLDS,
+    S_BEST,
+    S_H_BEST,
+    S_N_OPTIONS,
+    S_N_WORLDS,
+    S_PLAYED,
+)
+from ..policies.search import SEARCH_ID
+from ..rules import Rules
+from .batch import numba_threads
+from .review import (
+    C_DEALS,
+    C_FIRST,
+    C_FOLLOW,
+    C_LEN,
+    C_LUCK,
+    C_MATCHES,
+    C_ONLY_DEAL,
+    C_PER_DEAL,
+    C_REVIEWED,
+    C_WORLDS,
+    DI_FLAGS,
+    DI_KIND,
+    DI_LEN,
+    DI_POS,
+    DI_SEAT,
+    DI_SLOT,
+    DI_TRICK,
+    DI_VERDICT,
+    ReviewOut,
+    review_matches_five,
+    review_matches_four,
+)
+from .seats import constraint_arrays, policy_seed_array, seat_arrays, seed_u64
+
+DECISION_INT = {"seat": DI_SEAT, "trick": DI_TRICK, "position": DI_POS, "kind": DI_KIND, "flags": DI_FLAGS,
+                "best": DI_VERDICT + S_BEST, "played": DI_VERDICT + S_PLAYED, "hindsight_best": DI_VERDICT + S_H_BEST,
+                "options": DI_VERDICT + S_N_OPTIONS, "worlds": DI_VERDICT + S_N_WORLDS}
+DECISION_FLOAT = {"value_played": F_VALUE_PLAYED, "value_best": F_VALUE_BEST, "loss": F_LOSS, "loss_se": F_LOSS_SE,
+                  "hindsight_loss": F_H_LOSS, "hindsight_played": F_H_PLAYED}
+"""The columns of the decision table and where the kernel writes them (``trick`` is 0-based here)."""
+
+
+@dataclass
+class Reviewed:
+    """What :func:`review_matches` returns: ``decisions``, one array per column (``match``, ``deal``, the columns of
+    :data:`DECISION_INT` and :data:`DECISION_FLOAT`), in (match, deal, order of play) order; ``options`` (kept for
+    one deal only): per decision, ``float64 (options, 4)`` rows of card, value, standard error, hindsight value;
+    ``deals``: ``match``, ``deal``, ``pool_before`` and ``fish`` (``int64 (n, n_seats)``) of every deal played,
+    with each reviewed seat's ``luck`` and ``expected`` fish of its dealt hand (``float64 (n, n_seats)``, NaN for a
+    seat not reviewed or without luck samples)."""
+
+    decisions: dict[str, np.ndarray]
+    options: list[np.ndarray]
+    deals: dict[str, np.ndarray]
+
+
+def review_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, first_match: int, n_matches: int,
+                   reviewed: Sequence[int], worlds: int, rollout: PolicySpec | str, follow_best: bool = False,
+                   only_deal: int | None = None, keep_options: bool = False, luck_samples: int = 0,
+                   match_deals: int | None = None,
+                   threads: int | None = None, policy_seeds: Sequence[int] | None = None,
+                   deals: Deals | None = None) -> Reviewed:
+    """Play matches ``first_match ..`` as :func:`.batch.play_matches` does and review the card decisions of the
+    seats ``reviewed``: each option valued in ``worlds`` worlds by ``rollout`` (a heuristic in every seat of the
+    rollouts), and in the true deal. ``follow_best``: the reviewed seats play the reviewer's best option;
+    ``only_deal``: review that deal of each match only (the match is played up to it and stops);
+    ``keep_options``: keep every option's value (one deal); ``luck_samples``: deals dealt again per reviewed seat
+    and deal to measure the luck of its hand (:func:`.review._luck`; 0: none)."""
+    rollout = parse_spec(rollout) if isinstance(rollout, str) else rollout
+    if rollout.family_id == SEARCH_ID:
+        raise ValueError("the reviewer's rollout policy must be a heuristic (the search plays out with one)")
+    if not 1 <= int(worlds) <= MAX_WORLDS:
+        raise ValueError(f"worlds must be 1..{MAX_WORLDS}, got {worlds}")
+    reviewed = sorted(set(int(s) for s in reviewed))
+    if not reviewed or not all(0 <= s < rules.n_seats for s in reviewed):
+        raise ValueError(f"reviewed seats must be 0..{rules.n_seats - 1}, got {reviewed}")
+    n_deals = rules.match_deals if match_deals is None else int(match_deals)
+    if only_deal is not None:
+        if not 0 <= only_deal < n_deals:
+            raise ValueError(f"deal {only_deal} is out of range: a match has {n_deals} deals (0..{n_deals - 1})")
+        n_deals = only_deal + 1
+    cr = compile_rules(rules)
+    family, params = seat_arrays(seats, rules.n_seats)
+    r_family, r_params = seat_arrays([rollout], 1)
+    per_deal = rules.n_tricks * len(reviewed)
+    n_slots = n_matches * n_deals
+    conf = np.zeros(C_LEN, np.int64)
+    conf[C_REVIEWED] = sum(1 << s for s in reviewed)
+    conf[C_WORLDS] = int(worlds)
+    conf[C_FOLLOW] = int(bool(follow_best))
+    conf[C_ONLY_DEAL] = -1 if only_deal is None else int(only_deal)
+    conf[C_PER_DEAL] = per_deal
+    conf[C_FIRST], conf[C_MATCHES], conf[C_DEALS] = int(first_match), int(n_matches), n_deals
+    if not 0 <= int(luck_samples) <= 1 << 20:
+        raise ValueError(f"luck_samples must be 0..{1 << 20}, got {luck_samples}")
+    conf[C_LUCK] = int(luck_samples)
+    n_rows = n_slots * per_deal
+    out = ReviewOut(np.zeros((n_rows, DI_LEN), np.int64), np.zeros((n_rows, F_LEN), np.float64),
+                    np.zeros((n_rows if keep_options else 1, MAX_OPTIONS, 4), np.float64),
+                    np.zeros(n_matches, np.int64), np.zeros((n_slots, MAX_SEATS), np.int64),
+                    np.zeros(n_slots, np.int64), np.zeros(n_slots, np.int64), np.zeros(n_matches, np.int64),
+                    np.full((n_slots, MAX_SEATS, 2), np.nan))
+    if n_matches:
+        kernel = review_matches_four if rules.n_seats == 4 else review_matches_five
+        with numba_threads(threads):
+            kernel(cr.arrays, Seats(family, params), seed_u64(seed),
+                   policy_seed_array(seed, policy_seeds, rules.n_seats), constraint_arrays(rules, deals),
+                   Seats(r_family, r_params), conf, out)
+    return _columns(rules, out, int(first_match), n_deals, per_deal, keep_options)
+
+
+def _columns(rules: Rules, out: ReviewOut, first_match: int, n_deals: int, per_deal: int,
+             keep_options: bool) -> Reviewed:
+    """The kernel's arrays as columns: each match's decision rows and its deals played (raising a deal's error)."""
+    n_matches = len(out.n_dec)
+    played = (np.arange(n_deals)[None, :] < out.n_played[:, None]).ravel()
+    bad = np.flatnonzero(out.err * played)
+    if bad.size:
+        d = int(bad[0])
+        raise D.kernel_error(out.err[d], first_match + d // n_deals, d % n_deals)
+    rows = np.concatenate([np.arange(i * n_deals * per_deal, i * n_deals * per_deal + out.n_dec[i])
+                           for i in range(n_matches)]) if n_matches else np.zeros(0, np.int64)
+    di, df = out.dec_i[rows], out.dec_f[rows]
+    slot = di[:, DI_SLOT]
+    decisions = {"match": first_match + slot // n_deals, "deal": slot % n_deals}
+    decisions |= {k: di[:, j] for k, j in DECISION_INT.items()}
+    decisions |= {k: df[:, j] for k, j in DECISION_FLOAT.items()}
+    options = [out.opts[r, :int(out.dec_i[r, DI_VERDICT + S_N_OPTIONS])].copy() for r in rows] if keep_options else []
+    slots = np.flatnonzero(played)
+    deals = {"match": first_match + slots // n_deals, "deal": slots % n_deals,
+             "pool_before": out.pool_before[slots], "fish": out.fish[slots, :rules.n_seats],
+             "luck": out.luck[slots, :rules.n_seats, 0] - out.luck[slots, :rules.n_seats, 1],
+             "expected": out.luck[slots, :rules.n_seats, 0]}
+    return Reviewed(decisions, options, deals)

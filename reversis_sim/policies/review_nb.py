@@ -1,0 +1,188 @@
+"""The value of every option of a card decision, from what the deciding seat knew: the review's numba core
+(issue 26; the reviewing table is :mod:`reversis_sim.numba_engine.review`).
+
+The options are the seat's distinct legal cards (:func:`.search_nb.distinct`: one of each set of equivalent cards,
+the card it played for its own set). Each is played out in the same ``n_worlds`` worlds consistent with the seat's
+information (:func:`.search_nb.draw_world`, sampled as the search samples them) by the same rollout policy in
+every seat (:func:`.search_nb.rollout`), so the options are compared on common random numbers: the loss of the card
+played against the best is a paired difference whose standard error is that of the per-world differences; half
+the worlds choose the best, the other half measure (:func:`summarize`). Then the *hindsight* values: each option
+played out once in the true deal (every hand known), as bridge's double-dummy
+analysis shows it.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..kernel.bits import lowest
+from ..kernel.compiled import MAX_SEATS, P_DECK_MASK, P_PARTY_BONUS, T_TALON_POINTS
+from ..kernel.jit import njit, njit_nrt_free
+from ..kernel.layout import COL_PARTY_VALUE, H_LEAD
+from ..kernel.view import V_HAND, V_LEGAL, V_SEAT, V_TALON_KNOWN, mask
+from .search_nb import distinct, draw_world, holders, rollout, workspace
+
+MAX_WORLDS = 1024
+"""The most worlds a decision is reviewed in (``--worlds``)."""
+MAX_OPTIONS = 16
+"""The most distinct options of a card decision (a hand has at most 13 cards)."""
+
+# the summary of one reviewed decision, :func:`summarize`
+S_BEST, S_PLAYED, S_H_BEST, S_N_OPTIONS, S_N_WORLDS = range(5)
+F_VALUE_PLAYED, F_VALUE_BEST, F_LOSS, F_LOSS_SE, F_H_LOSS, F_H_PLAYED = range(6)
+F_LEN = 6
+
+Review = namedtuple("Review", "ws cards values")
+"""A reviewer's scratch (one per thread): ``ws``, a search :class:`~.search_nb.Workspace` whose rollout seats hold
+the reviewer's rollout policy (:func:`set_rollout`); ``cards`` int64 ``(MAX_OPTIONS,)``: the options of the
+decision in review; ``values`` float64 ``(MAX_WORLDS + 1, MAX_OPTIONS)``: each option's result in each world, the
+last row its result in the true deal."""
+
+
+@njit
+def review_scratch():
+    """A :class:`Review` to fill."""
+    return Review(workspace(True), np.zeros(MAX_OPTIONS, np.int64), np.zeros((MAX_WORLDS + 1, MAX_OPTIONS), np.float64))
+
+
+@njit_nrt_free
+def set_rollout(r, reviewer, n):
+    """The reviewer's rollout policy (``reviewer``: a one-seat :class:`~reversis_sim.kernel.layout.Seats`, a
+    heuristic family and its parameters) in every seat of its rollouts."""
+    family, params = reviewer.family[0], reviewer.params[0]
+    k = min(len(params), r.ws.seats.params.shape[1])
+    for s in range(n):
+        r.ws.seats.family[s] = family
+        for j in range(r.ws.seats.params.shape[1]):
+            r.ws.seats.params[s, j] = params[j] if j < k else 0.0
+
+
+@njit_nrt_free
+def evaluate(P, n, sit_out, tables, view, deal, key, n_worlds, played, r):
+    """Play out every option of the decision of ``view`` (the seat's real view) in the deal ``deal`` (a
+    :class:`~reversis_sim.kernel.layout.Deal` in play: its trick history) in ``n_worlds`` worlds drawn with
+    ``key``, then in the true deal (each seat's hand at the first lead, the talon's points, the talon card each
+    seat knows), into ``r.values``. Returns (options, worlds drawn); one option: nothing to review (every legal
+    card is equivalent), nothing played out."""
+    seat, hand, legal = view[V_SEAT], mask(view, V_HAND), mask(view, V_LEGAL)
+    tricks, true_lead, true_known = deal.tricks, deal.hands[H_LEAD], deal.known
+    true_talon_points = deal.row[COL_PARTY_VALUE] - P[P_PARTY_BONUS]
+    ws, cards, values = r.ws, r.cards, r.values
+    unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
+    options = distinct(legal, hand, ws.lead[0], n, played, tables)
+    n_opt = 0
+    m = options
+    while m and n_opt < MAX_OPTIONS:
+        cards[n_opt] = lowest(m)
+        m &= m - np.uint64(1)
+        n_opt += 1
+    if n_opt < 2:
+        return n_opt, 0
+    known = ws.deal.known
+    for s in range(MAX_SEATS):  # the rollout seats: only the deciding seat knows its talon card
+        known[s] = mask(view, V_TALON_KNOWN) if s == seat else np.uint64(0)
+    deck = np.uint64(P[P_DECK_MASK])
+    index = 0
+    nw = 0
+    for _ in range(min(n_worlds, MAX_WORLDS)):
+        index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
+        if index < 0:
+            break
+        world = ws.lead[1]
+        everyone = np.uint64(0)
+        for s in range(n):
+            everyone |= world[s]
+        talon_points = 0
+        t = deck & ~everyone
+        while t:
+            talon_points += tables[T_TALON_POINTS, lowest(t)]
+            t &= t - np.uint64(1)
+        for j in range(n_opt):
+            values[nw, j] = rollout(P, n, sit_out, tables, view, cards[j], world, talon_points, tricks, ws)
+        nw += 1
+    for s in range(MAX_SEATS):  # hindsight: the true deal, each seat knowing what it really knew
+        known[s] = true_known[s]
+    for j in range(n_opt):
+        values[MAX_WORLDS, j] = rollout(P, n, sit_out, tables, view, cards[j], true_lead, true_talon_points, tricks,
+                                        ws)
+    return n_opt, nw
+
+
+@njit_nrt_free
+def summarize(r, n_opt, nw, played, follow, out_i, out_f, opts):
+    """The verdict of a decision :func:`evaluate` played out, on two independent halves of its worlds: the first
+    half chooses the best option (the highest mean; the card played where it ties), the second half measures every
+    value, so that the loss of the card played (the best option's value minus its own, paired world by world, with
+    the standard error of the paired differences) is not biased upwards by the choice (the largest of noisy means
+    is too large: at 16 worlds about as large as the losses it would measure). A loss can then be negative: the
+    reviewer's choice measured worse on fresh worlds. (One world: it chooses and measures.)
+
+    Writes ``out_i`` (the best option, the one played, the best in hindsight, the options, the worlds: ``S_*``),
+    ``out_f`` (the played and best options' values, the loss and its standard error, the hindsight loss and the
+    played option's hindsight value: ``F_*``) and, where ``opts`` has rows (``float64 (MAX_OPTIONS, 4)``), each
+    option's card, value, standard error and hindsight value. ``follow``: the seat plays the best option instead of
+    ``played`` (its loss is 0). Returns the best option."""
+    cards, values = r.cards, r.values
+    jp = 0
+    for j in range(n_opt):
+        if cards[j] == played:
+            jp = j
+    n_choose = nw // 2 if nw > 1 else nw
+    lo = n_choose if nw > 1 else 0  # the measuring worlds: lo .. nw - 1
+    m = nw - lo
+    best, best_sum = jp, -1e300
+    h_best = jp
+    for j in range(n_opt):
+        s = 0.0
+        for w in range(n_choose):
+            s += values[w, j]
+        if s > best_sum or (s == best_sum and j == jp):
+            best, best_sum = j, s
+        if values[MAX_WORLDS, j] > values[MAX_WORLDS, h_best]:
+            h_best = j
+    s_played = 0.0
+    for w in range(n_choose):
+        s_played += values[w, jp]
+    if best_sum <= s_played:  # ties, and float rounding of equal sums, go to the card played
+        best = jp
+    if follow:
+        jp = best
+    for j in range(n_opt):
+        s = 0.0
+        ss = 0.0
+        for w in range(lo, nw):
+            s += values[w, j]
+            ss += values[w, j] * values[w, j]
+        mean = s / m if m > 0 else 0.0
+        if j == jp:
+            out_f[F_VALUE_PLAYED] = mean
+        if j == best:
+            out_f[F_VALUE_BEST] = mean
+        if opts.shape[0] > j:
+            var = max(ss - m * mean * mean, 0.0) / (m - 1) if m > 1 else 0.0
+            opts[j, 0] = cards[j]
+            opts[j, 1] = mean
+            opts[j, 2] = np.sqrt(var / m) if m > 0 else 0.0
+            opts[j, 3] = values[MAX_WORLDS, j]
+    sd = 0.0
+    sdd = 0.0
+    for w in range(lo, nw):
+        d = values[w, best] - values[w, jp]
+        sd += d
+        sdd += d * d
+    loss = sd / m if m > 0 else 0.0
+    var = max(sdd - m * loss * loss, 0.0) / (m - 1) if m > 1 else 0.0
+    if values[MAX_WORLDS, h_best] <= values[MAX_WORLDS, jp]:  # ties in hindsight go to the card played
+        h_best = jp
+    out_i[S_BEST] = cards[best]
+    out_i[S_PLAYED] = cards[jp]
+    out_i[S_H_BEST] = cards[h_best]
+    out_i[S_N_OPTIONS] = n_opt
+    out_i[S_N_WORLDS] = nw
+    out_f[F_LOSS] = loss
+    out_f[F_LOSS_SE] = np.sqrt(var / m) if m > 0 else 0.0
+    out_f[F_H_LOSS] = values[MAX_WORLDS, h_best] - values[MAX_WORLDS, jp]
+    out_f[F_H_PLAYED] = values[MAX_WORLDS, jp]
+    return cards[best]
