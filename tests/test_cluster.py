@@ -70,6 +70,20 @@ def test_a_comparison_on_the_cluster_has_the_local_numbers(two_workers):
     assert there == here and here["n_matches"] == 30
 
 
+def test_a_review_on_the_cluster_is_row_for_row_the_local_review(two_workers, tmp_path):
+    from reversis_sim.policies import parse_seats
+    from reversis_sim.review.batch import PlayerReview, read_review, run_review
+    from reversis_sim.review.settings import review_settings
+
+    settings = review_settings(4, parse_seats(["random", "tuned", "tuned", "tuned"]), [0], 4, "tuned", 1)
+    job = PlayerReview(PARLETT, "random", "tuned", 6, 8, settings, chunk_matches=2)
+    run_review(job, tmp_path / "here")
+    run_review(job, tmp_path / "there", cluster=two_workers)
+    (_, d_here, l_here), (m, d_there, l_there) = read_review(tmp_path / "here"), read_review(tmp_path / "there")
+    assert m["chunks_done"] == [0, 1, 2] and d_here.height > 100
+    assert d_there.equals(d_here) and l_there.equals(l_here)
+
+
 def test_workers_with_another_reversis_sim_are_refused(two_workers, monkeypatch):
     monkeypatch.setattr(C, "identity", lambda: {"version": "0.0.0", "sources": "elsewhere"})
     with pytest.raises(C.ClusterError, match="2 of 2 workers run another reversis_sim.*results would differ"):

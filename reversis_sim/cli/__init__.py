@@ -7,6 +7,7 @@ One module per group of commands, each command defined at its module's top level
 - :mod:`.comparisons`: ``compare``, ``tournament``, ``sweep``;
 - :mod:`.tuning`: ``tune``, ``best-response``;
 - :mod:`.information`: ``rules``, ``policies``;
+- :mod:`.review`: ``review`` (why a player loses fish, decision by decision);
 - :mod:`.options`: what they share (options, callbacks, one-sentence errors).
 
 :data:`COMMANDS` names each command's module, imported when the command runs or shows its help (:class:`Commands`).
@@ -30,6 +31,7 @@ COMMANDS = {
     "compare": "comparisons:compare", "tournament": "comparisons:tournament", "sweep": "comparisons:sweep",
     "tune": "tuning:tune", "best-response": "tuning:best_response",
     "rules": "information:rules", "policies": "information:policies",
+    "review": "review:review",
 }
 """Every command, by name: ``module:function`` of this package."""
 

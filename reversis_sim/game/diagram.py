@@ -74,8 +74,10 @@ def _seat_order(n_seats: int, dealer: int, sits_out: bool, first: int) -> list[i
     return [s for s in seats if not (sits_out and s == dealer)]
 
 
-def diagram(record: dict, ascii: bool = False) -> str:
-    """The deal ``record`` as a diagram (module docstring); ``ascii``: plain-ASCII suits."""
+def diagram(record: dict, ascii: bool = False, marks: dict[tuple[int, int], str] | None = None) -> str:
+    """The deal ``record`` as a diagram (module docstring); ``ascii``: plain-ASCII suits; ``marks``: a mark to print
+    after a card, by (1-based trick, position in the trick), e.g. a review's ``?!``."""
+    marks = marks or {}
     rp = record["rules_params"]
     n, dealer = rp["n_seats"], record["dealer"]
     sits_out = bool(rp.get("dealer_sits_out"))
@@ -134,7 +136,8 @@ def diagram(record: dict, ascii: bool = False) -> str:
     fate, fate_trick = quinola_fate(tuple(C.parse(c) for c in tr["cards"]) for tr in record["tricks"])
     for t, tr in enumerate(record["tricks"], start=1):
         order = _seat_order(n, dealer, sits_out, tr["leader"])
-        played = "  ".join(f"{label(s)} {card(c):<3}" for s, c in zip(order, tr["cards"]))
+        played = "  ".join(f"{label(s)} {card(c) + marks.get((t, k), ''):<5}"
+                           for k, (s, c) in enumerate(zip(order, tr["cards"])))
         moved = _moves(by_trick.get(t, []), label)
         lines.append(f"  {t:>2}  {played}  → {label(tr['winner'])}" + (f"   {moved}" if moved else ""))
     result = record["result"]

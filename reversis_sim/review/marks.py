@@ -1,0 +1,54 @@
+"""The marks of a reviewed decision and the names of its kinds and situations (plain Python: the command line's
+help reads them).
+
+A decision is marked only where its loss is both larger than twice its standard error (the reviewer is sure the
+card played is worse) and at least a threshold. The thresholds are spaced 1:2:4, as GNU Backgammon and lichess
+space theirs, and anchored on the losses the reviewer measures (docs/review.md, "Marks"): at a table of
+``tuned`` reviewed with ``tuned`` rollouts in 16 and 32 worlds (parlett, seed 101), of the decisions whose loss is
+significant, about a quarter lose less than 4 fish, half less than 13, three quarters less than 22-27.
+"""
+
+from __future__ import annotations
+
+THRESHOLDS = {"?!": 5.0, "?": 10.0, "??": 20.0}
+"""The smallest loss, in fish, of each mark: an inaccuracy, a mistake, a blunder."""
+
+MARK_NAMES = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
+
+RATING_BANDS = ((0.625, "search-class"), (1.25, "expert"), (2.5, "advanced"), (5.0, "intermediate"),
+                (float("inf"), "beginner"))
+"""A player's rating by its error rate (fish lost per non-forced decision), each band's upper bound, spaced 1:2:4:8
+as GNU Backgammon spaces its own, anchored on the ladder of docs/review.md (parlett, a table of ``tuned``, 32
+worlds of ``tuned`` rollouts): the 16-world search below the first bound (-0.03), the 4-world search in the second
+(0.99), ``tuned`` and the hand-set presets of ``avoid`` in the third (1.46-2.39), the presets tuned for other rules
+in the fourth and fifth (3.37, 5.28), ``random`` and ``lowest`` in the last (5.92, 6.82)."""
+
+KINDS = {2: "lead", 3: "follow", 4: "discard"}
+"""A card decision's kind by its code (:mod:`reversis_sim.numba_engine.review`): leading a trick, following
+suit, discarding off-suit (void in the suit led). Codes 0 and 1 are kept for the exchange and the declaration."""
+
+SITUATIONS = {1: "holds_quinola", 2: "void", 4: "reversis_committed", 8: "last_two_tricks"}
+"""The situation flags of a decision by bit."""
+
+
+def mark(loss: float, loss_se: float) -> str | None:
+    """The mark of a decision that lost ``loss`` fish (standard error ``loss_se``), or None."""
+    if not loss > 2.0 * loss_se:
+        return None
+    out = None
+    for m, threshold in THRESHOLDS.items():
+        if loss >= threshold:
+            out = m
+    return out
+
+
+def situations(flags: int) -> list[str]:
+    """The names of the situation bits set in ``flags``."""
+    return [name for bit, name in SITUATIONS.items() if flags & bit]
+
+
+def rating(error_rate: float | None) -> str | None:
+    """The band of :data:`RATING_BANDS` an error rate falls in (None for none)."""
+    if error_rate is None:
+        return None
+    return next(name for bound, name in RATING_BANDS if error_rate < bound)

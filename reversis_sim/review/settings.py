@@ -1,0 +1,75 @@
+"""What a review is asked (plain Python: the command line checks it before any numba is loaded): which seats,
+in how many worlds, by which rollout policy, with how many deals dealt again to measure the luck of a hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..policies import PolicySpec, parse_spec
+
+MAX_WORLDS = 1024
+"""The most worlds a decision is reviewed in (the kernel's ``review_nb.MAX_WORLDS``; a test keeps them equal)."""
+DEFAULT_WORLDS = 32
+"""The worlds of a review when none is given: 16 choose the best option, 16 measure the loss. The ladder of
+docs/review.md and its rating bands are measured with it (a search of 16 worlds is then graded by a chooser as
+strong as itself, and 16 worlds would refuse to review it); docs/performance.md has its speed."""
+DEFAULT_ROLLOUT = "tuned"
+DEFAULT_LUCK_SAMPLES = 256
+"""Deals dealt again (the hand kept, and freely) for the luck of one reviewed deal's hands."""
+
+
+class ReviewError(ValueError):
+    """A review that cannot be made as asked, in one sentence."""
+
+
+@dataclass(frozen=True)
+class ReviewSettings:
+    """The reviewed seats, the worlds of each decision, the rollout policy (a heuristic in every seat of the
+    rollouts), the luck samples per reviewed seat and deal (0: no luck)."""
+
+    seats: tuple[int, ...]
+    worlds: int = DEFAULT_WORLDS
+    rollout: PolicySpec = parse_spec(DEFAULT_ROLLOUT)
+    luck_samples: int = DEFAULT_LUCK_SAMPLES
+
+    def as_dict(self) -> dict:
+        return {"seats": list(self.seats), "worlds": self.worlds, "rollout": self.rollout.text,
+                "rollout_name": _name(self.rollout), "luck_samples": self.luck_samples}
+
+
+def _name(spec: PolicySpec) -> str:
+    """A named preset's name for a spec, else its text."""
+    from ..policies import NAMED
+
+    for name, text in NAMED.items():
+        if parse_spec(text) == spec:
+            return name
+    return spec.text
+
+
+def review_settings(n_seats: int, table: Sequence[PolicySpec], seats: Sequence[int] | None, worlds: int,
+                    rollout: str | PolicySpec, luck_samples: int) -> ReviewSettings:
+    """The settings of a review of ``seats`` (None: every seat) at the table ``table``, checked: every refusal is
+    a :class:`ReviewError` sentence."""
+    chosen = tuple(range(n_seats)) if not seats else tuple(sorted(set(int(s) for s in seats)))
+    for s in chosen:
+        if not 0 <= s < n_seats:
+            raise ReviewError(f"review seat {s} is out of range: the table has seats 0..{n_seats - 1}")
+    if not 1 <= int(worlds) <= MAX_WORLDS:
+        raise ReviewError(f"--worlds {worlds}: a decision is reviewed in 1 to {MAX_WORLDS} worlds (each option is "
+                          "played out in every one)")
+    spec = parse_spec(rollout) if isinstance(rollout, str) else rollout
+    if spec.family == "search":
+        raise ReviewError("the reviewer's rollout policy must be a heuristic: a search rolling out with a search "
+                          "would search inside every world")
+    for s in chosen:
+        p = table[s]
+        if p.family == "search" and int(dict(p.params)["worlds"]) == int(worlds) and p.rollout == spec:
+            raise ReviewError(f"seat {s} is a search with {worlds} worlds and the reviewer's rollout policy: "
+                              "reviewing it so grades the search by an equally noisy copy of itself (its losses "
+                              "would measure the noise of both, not its mistakes); review it with more worlds "
+                              "(--worlds) or another rollout (--rollout)")
+    if not 0 <= int(luck_samples) <= 1 << 20:
+        raise ReviewError(f"--luck-samples {luck_samples}: give 0 (no luck) to {1 << 20}")
+    return ReviewSettings(chosen, int(worlds), spec, int(luck_samples))
