@@ -25,6 +25,7 @@ SMALL = {
     "RULESET_DEALS": "480",
     "HAND_DEALS": "480",
     "REFERENCE_DEALS": "48",
+    "REVIEW_DEALS": "48",
     "SEED": "7",
     "ENGINE": '"numba"',
     "FRESH": "True",
@@ -102,12 +103,13 @@ def test_notebook_key_outputs(executed):
     assert "Pool left at the end of a match" in "".join(_outputs(headline[0], "text/markdown"))
     for tag, text in (("headline-position", "dealer"), ("quinola-fate", "forced"), ("quinola-cost", "dumped"),
                       ("reversis", "espagnolette_declared"), ("comparisons", "saver vs avoid"),
-                      ("rulesets", "serbian"), ("your-hand", "holder")):
+                      ("rulesets", "serbian"), ("your-hand", "holder"), ("review", "holding the J♥")):
         cells = _tagged(nb, tag)
         assert cells, f"a cell is tagged {tag!r}"
         assert text in "".join(_outputs(cells[0], "text/html")), f"the {tag!r} table shows {text!r}"
     conclusions = "".join(_outputs(_tagged(nb, "conclusions")[0], "text/markdown"))
     assert "**Position.**" in conclusions and "**Rules.**" in conclusions
+    assert "fish a decision" in "".join(_outputs(_tagged(nb, "review-findings")[0], "text/markdown"))
     assert _count(nb, "image/png") >= 11, "every chart is displayed inline as PNG"
 
 
