@@ -25,7 +25,7 @@ from scipy import stats as sps
 from reversis_sim.compare import compare
 from reversis_sim.policies import parse_seats
 from reversis_sim.review.batch import PlayerReview, read_review, run_review
-from reversis_sim.review.settings import review_settings
+from reversis_sim.review.settings import DEFAULT_WORLDS, review_settings
 from reversis_sim.review.summary import summarize_review
 from reversis_sim.rules import PRESETS
 
@@ -50,7 +50,7 @@ def main() -> None:
     ap.add_argument("--rules", default="parlett")
     ap.add_argument("--field", default="tuned")
     ap.add_argument("--players", default=",".join(LADDER), help="comma-separated (a spec with commas: use ';')")
-    ap.add_argument("--worlds", type=int, default=32)
+    ap.add_argument("--worlds", type=int, default=DEFAULT_WORLDS)
     ap.add_argument("--rollout", default="tuned")
     ap.add_argument("--matches", type=int, default=1000)
     ap.add_argument("--compare-matches", type=int, default=None, help="default: --matches")

@@ -70,7 +70,7 @@ def main() -> None:
     ap.add_argument("--rules", default="parlett")
     ap.add_argument("--policy", default="tuned")
     ap.add_argument("--field", default="tuned")
-    ap.add_argument("--worlds", type=int, default=32)
+    ap.add_argument("--worlds", type=int, default=DEFAULT_WORLDS)
     ap.add_argument("--rollout", default="tuned")
     ap.add_argument("--matches", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=303, help="the exploring review: chooses the situations")

@@ -138,7 +138,7 @@ def test_one_deal_reviewed_as_json_and_as_text():
     (["--review-seat", "4"], "review seat 4 is out of range"),
     (["--worlds", "0"], "--worlds 0"),
     (["--deal", "12"], "deal 12 is out of range"),
-    (["--seat", "search", "--worlds", "16"], "an equally noisy copy of itself"),
+    (["--seat", "search", "--worlds", "32"], "an equally noisy copy of itself"),
     (["--rollout", "search"], "must be a heuristic"),
     (["--ascii", "--format", "json"], "--ascii"),
     (["--scheduler", "local:1"], "--scheduler reviews a player over many deals"),
@@ -153,8 +153,10 @@ def test_bad_review_input_is_one_sentence_and_exit_2(args, message):
 def test_settings_refuse_a_search_reviewing_itself_but_not_with_more_worlds():
     table = parse_seats(["search:worlds=8"])
     with pytest.raises(ReviewError, match="noisy copy"):
-        review_settings(4, table, [0], 8, "tuned", 0)
+        review_settings(4, table, [0], 16, "tuned", 0)  # 8 of the 16 worlds choose: the search's own 8
     assert review_settings(4, table, [0], 32, "tuned", 0).worlds == 32
+    assert review_settings(4, table, [0], 8, "tuned", 0).worlds == 8
+    assert review_settings(4, table, [0], 16, "avoid", 0).rollout == parse_spec("avoid")
     assert MAX_WORLDS == review_nb.MAX_WORLDS  # the plain-Python bound is the kernel's
 
 
@@ -252,6 +254,6 @@ def test_rating_bands_are_spaced_one_two_four_and_place_the_ladder():
 
     bounds = [b for b, _ in RATING_BANDS[:-1]]
     assert all(b2 == 2 * b1 for b1, b2 in zip(bounds, bounds[1:]))
-    assert [rating(x) for x in (-0.03, 0.99, 1.46, 3.37, 6.82)] == [
-        "search-class", "expert", "advanced", "intermediate", "beginner"]
+    assert [rating(x) for x in (-0.58, 0.36, 1.13, 1.87, 2.94, 5.99)] == [
+        "search-class", "search-class", "expert", "advanced", "beginner", "beginner"]
     assert rating(None) is None and rating(bounds[0]) == "expert"  # a bound belongs to the band above it

@@ -15,13 +15,12 @@ THRESHOLDS = {"?!": 5.0, "?": 10.0, "??": 20.0}
 
 MARK_NAMES = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
 
-RATING_BANDS = ((0.625, "search-class"), (1.25, "expert"), (2.5, "advanced"), (5.0, "intermediate"),
-                (float("inf"), "beginner"))
-"""A player's rating by its error rate (fish lost per non-forced decision), each band's upper bound, spaced 1:2:4:8
-as GNU Backgammon spaces its own, anchored on the ladder of docs/review.md (parlett, a table of ``tuned``, 32
-worlds of ``tuned`` rollouts): the 16-world search below the first bound (-0.03), the 4-world search in the second
-(0.99), ``tuned`` and the hand-set presets of ``avoid`` in the third (1.46-2.39), the presets tuned for other rules
-in the fourth and fifth (3.37, 5.28), ``random`` and ``lowest`` in the last (5.92, 6.82)."""
+RATING_BANDS = ((0.7, "search-class"), (1.4, "expert"), (2.8, "advanced"), (float("inf"), "beginner"))
+"""A player's rating by its error rate (fish lost per non-forced decision), each band's upper bound, spaced 1:2:4
+as the marks are, and set in the gaps of the ladder of docs/review.md (parlett, a table of ``tuned``, the default
+16 worlds of ``tuned`` rollouts): the searches below the first bound (16 worlds -0.58, 4 worlds 0.36), ``tuned``
+and ``avoid`` with its ``bold`` and ``saver`` presets in the second (1.13-1.26), ``cautious`` and ``hunter`` in the
+third (1.58, 1.87), the presets tuned for other rules, ``random`` and ``lowest`` in the last (2.94-5.99)."""
 
 KINDS = {2: "lead", 3: "follow", 4: "discard"}
 """A card decision's kind by its code (:mod:`reversis_sim.numba_engine.review`): leading a trick, following

@@ -10,10 +10,11 @@ from ..policies import PolicySpec, parse_spec
 
 MAX_WORLDS = 1024
 """The most worlds a decision is reviewed in (the kernel's ``review_nb.MAX_WORLDS``; a test keeps them equal)."""
-DEFAULT_WORLDS = 32
-"""The worlds of a review when none is given: 16 choose the best option, 16 measure the loss. The ladder of
-docs/review.md and its rating bands are measured with it (a search of 16 worlds is then graded by a chooser as
-strong as itself, and 16 worlds would refuse to review it); docs/performance.md has its speed."""
+DEFAULT_WORLDS = 16
+"""The worlds of a review when none is given: 8 choose the best option, 8 measure the loss. At it the error rate's
+interval was measured to hold from 1,000 matches (docs/review.md; at 32 worlds the losses are more skewed and
+1,000 matches held 85 times in 100), the ladder and its rating bands were measured, and a decision is reviewed
+13,000-16,000 times a second on one core (docs/performance.md)."""
 DEFAULT_ROLLOUT = "tuned"
 DEFAULT_LUCK_SAMPLES = 256
 """Deals dealt again (the hand kept, and freely) for the luck of one reviewed deal's hands."""
@@ -63,13 +64,14 @@ def review_settings(n_seats: int, table: Sequence[PolicySpec], seats: Sequence[i
     if spec.family == "search":
         raise ReviewError("the reviewer's rollout policy must be a heuristic: a search rolling out with a search "
                           "would search inside every world")
+    choosing = int(worlds) // 2 if int(worlds) > 1 else 1  # the worlds that choose the best (review_nb.summarize)
     for s in chosen:
         p = table[s]
-        if p.family == "search" and int(dict(p.params)["worlds"]) == int(worlds) and p.rollout == spec:
-            raise ReviewError(f"seat {s} is a search with {worlds} worlds and the reviewer's rollout policy: "
-                              "reviewing it so grades the search by an equally noisy copy of itself (its losses "
-                              "would measure the noise of both, not its mistakes); review it with more worlds "
-                              "(--worlds) or another rollout (--rollout)")
+        if p.family == "search" and int(dict(p.params)["worlds"]) == choosing and p.rollout == spec:
+            raise ReviewError(f"seat {s} is a search with {choosing} worlds and the reviewer's rollout policy, and "
+                              f"{choosing} of the {worlds} worlds choose the reviewer's best: reviewing it so grades "
+                              "the search by an equally noisy copy of itself (its losses would measure the noise of "
+                              "both, not its mistakes); review it with other --worlds or another --rollout")
     if not 0 <= int(luck_samples) <= 1 << 20:
         raise ReviewError(f"--luck-samples {luck_samples}: give 0 (no luck) to {1 << 20}")
     return ReviewSettings(chosen, int(worlds), spec, int(luck_samples))

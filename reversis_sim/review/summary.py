@@ -13,7 +13,7 @@ from ..policies import parse_spec
 from .marks import KINDS, SITUATIONS, THRESHOLDS, rating
 from .settings import DEFAULT_ROLLOUT, DEFAULT_WORLDS
 
-LADDER_WORLDS = 32
+LADDER_WORLDS = DEFAULT_WORLDS
 """The worlds the ladder behind the rating bands was reviewed with (:data:`.marks.RATING_BANDS`)."""
 KIND = "error_rate"
 """The kind of quantity of an error rate's interval (:data:`reversis_sim.analysis.intervals.MIN_MATCHES`)."""
