@@ -70,8 +70,7 @@ _ENGINE_DIR = _PACKAGE_DIR / "numba_engine"
 # (card codes, key constants and decision indices, the payment reason and Quinola fate numbers, the run table's rows).
 _PURE_PYTHON = {"kernel/__init__.py", "numba_engine/__init__.py", "numba_engine/batch.py", "numba_engine/seats.py",
                 "numba_engine/stress.py", "numba_engine/trace.py", "numba_engine/reviewing.py", "policies/__init__.py",
-                "policies/family.py",
-                "policies/seat_policy.py", "policies/view.py"}
+                "policies/family.py", "policies/seat_policy.py", "policies/view.py"}
 _JITTED_DIRS = (_PACKAGE_DIR / "kernel", _ENGINE_DIR, _PACKAGE_DIR / "policies")
 WATCHED_FILES = tuple(
     p for d in _JITTED_DIRS for p in sorted(d.rglob("*.py"))
