@@ -128,14 +128,9 @@ def warm(rules, seats: Sequence[str], engine: str) -> float:
     return time.perf_counter() - t0
 
 
-async def _warm_off_the_loop(rules, seats: Sequence[str], engine: str) -> float:
-    """:func:`warm` on a worker, in a thread of its own: the worker's event loop (its heartbeats to the scheduler)
-    goes on while numba loads or compiles, however long that takes."""
-    return await _off_the_loop(warm, rules, seats, engine)
-
-
 async def _off_the_loop(fn: Callable, *args):
-    """``fn(*args)`` on a worker in a thread of its own (its event loop goes on: :func:`_warm_off_the_loop`)."""
+    """``fn(*args)`` on a worker, in a thread of its own: the worker's event loop (its heartbeats to the scheduler)
+    goes on while numba loads or compiles, however long that takes."""
     import asyncio
 
     return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
@@ -263,26 +258,20 @@ class Cluster:
         """Make every worker ready to play ``seats`` under ``rules`` on ``engine`` (once per engine and seat count):
         compiled once in this process first (``here``; by default for a local cluster, whose workers share this
         machine's on-disk cache and then only load the kernels); every worker then loads (or compiles) them in a
-        thread, off its event loop."""
-        key = (engine, len(seats))
-        if key in self.prepared:
-            return
-        names = [str(s) for s in seats]
-        if self.local is not None if here is None else here:
-            warm(rules, names, engine)
-        with self.faults("loading the engine on the workers"):
-            self.client.run(_warm_off_the_loop, rules, names, engine)
-        self.prepared.add(key)
+        thread, off its event loop (:meth:`prepare_with` :func:`warm`)."""
+        self.prepare_with((engine, len(seats)), warm, rules, [str(s) for s in seats], engine, here=here,
+                          doing="loading the engine on the workers")
 
-    def prepare_with(self, key, fn: Callable, *args, here: bool | None = None) -> None:
-        """As :meth:`prepare`, for another kernel than the engine's: ``fn(*args)`` (a module-level function that
-        loads or compiles it, e.g. by one tiny call) here first for a local cluster (``here``), then on every
-        worker off its event loop; once per ``key``."""
+    def prepare_with(self, key, fn: Callable, *args, here: bool | None = None,
+                     doing: str = "loading the kernels on the workers") -> None:
+        """Run ``fn(*args)`` (a module-level function that loads or compiles some kernels, e.g. by one tiny call)
+        here first for a local cluster (``here``), then on every worker off its event loop, once per ``key``; a
+        worker lost meanwhile is a :class:`ClusterError` saying it died while ``doing``."""
         if key in self.prepared:
             return
         if self.local is not None if here is None else here:
             fn(*args)
-        with self.faults("loading the kernels on the workers"):
+        with self.faults(doing):
             self.client.run(_off_the_loop, fn, *args)
         self.prepared.add(key)
 
