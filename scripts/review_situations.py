@@ -20,11 +20,12 @@ import numpy as np
 import polars as pl
 
 from reversis_sim import cards as C
-from reversis_sim.analysis.stats import ratio_mean_ci, ratio_mean_ci_moments
+from reversis_sim.analysis.stats import ratio_mean_ci
 from reversis_sim.policies import parse_seats
 from reversis_sim.review.batch import PlayerReview, read_review, run_review
 from reversis_sim.review.marks import KINDS
 from reversis_sim.review.settings import DEFAULT_WORLDS, review_settings
+from reversis_sim.review.summary import error_rate_of
 from reversis_sim.rules import PRESETS
 
 KIND_NAMES = {2: "leading", 3: "following suit", 4: "discarding (void in the suit led)"}
@@ -57,12 +58,10 @@ def per_deal(decisions: pl.DataFrame, n_matches: int, match_deals: int, which: s
     loss = np.bincount(m, weights=d["loss"].to_numpy(), minlength=n_matches)
     count = np.bincount(m, minlength=n_matches).astype(float)
     fish = ratio_mean_ci(loss, np.full(n_matches, float(match_deals)), kind="error_rate")
-    rate = (ratio_mean_ci_moments(n_matches, count.sum(), loss.sum(), 0.0, (loss * loss).sum(), (loss * count).sum(),
-                                  (count * count).sum(), kind="error_rate")  # a match without such a decision counts
-            if count.sum() else None)
+    rate = error_rate_of(d, pl.DataFrame({"match": np.arange(n_matches)}))  # every match reviewed a unit
     return {"situation": which, "decisions_per_deal": count.sum() / (n_matches * match_deals),
             "fish_lost_per_deal": fish.mean, "fish_ci": [fish.ci_low, fish.ci_high],
-            "error_rate": rate.mean if rate else None, "error_rate_ci": [rate.ci_low, rate.ci_high] if rate else None}
+            "error_rate": rate["error_rate"], "error_rate_ci": [rate["ci_low"], rate["ci_high"]]}
 
 
 def main() -> None:
@@ -107,8 +106,10 @@ def main() -> None:
                                  + (f" --worlds {a.worlds}" if a.worlds != DEFAULT_WORLDS else "")}
         ex = r.get("example")
         rows.append(r)
+        lo, hi = r["error_rate_ci"]
+        rate_ci = f"[{lo:.2f}, {hi:.2f}]" if lo is not None else "(too few matches for its interval)"
         print(f"confirmed: {r['fish_lost_per_deal']:.3f} [{r['fish_ci'][0]:.3f}, {r['fish_ci'][1]:.3f}] fish a "
-              f"deal, error rate {r['error_rate']:.2f} [{r['error_rate_ci'][0]:.2f}, {r['error_rate_ci'][1]:.2f}], "
+              f"deal, error rate {r['error_rate']:.2f} {rate_ci}, "
               f"{r['decisions_per_deal']:.2f} decisions a deal: {which}")
         for name in ("example", "costliest"):
             if name in r:

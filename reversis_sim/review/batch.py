@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from .. import __version__
-from ..policies import parse_spec
+from ..policies import parse_seats, parse_spec
 from ..record import LOCK, FolderLock, RunError, write_durably, write_json_atomic
 from ..rules import Rules
 from .settings import ReviewSettings
@@ -48,6 +48,11 @@ class PlayerReview:
                 "n_matches": self.n_matches, "seed": self.seed, "chunk_matches": self.chunk_matches,
                 "worlds": self.settings.worlds, "rollout": self.settings.rollout.text,
                 "luck_samples": self.settings.luck_samples}
+
+    @property
+    def table(self) -> list:
+        """The seats' policies: the player in seat 0, its field in the others."""
+        return parse_seats([self.policy] + [self.field] * (self.rules.n_seats - 1), self.rules.n_seats)
 
     @property
     def n_chunks(self) -> int:
@@ -114,12 +119,9 @@ def _manifest_data(job: PlayerReview, done: list[int]) -> dict:
 def review_chunk(job: PlayerReview, k: int, threads: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The decisions and deals of chunk ``k`` (numba)."""
     from ..numba_engine.reviewing import review_matches
-    from ..policies import parse_seats
 
-    rules = job.rules
-    seats = parse_seats([job.policy] + [job.field] * (rules.n_seats - 1), rules.n_seats)
     first, n = job.chunk(k)
-    out = review_matches(rules, seats, seed=job.seed, first_match=first, n_matches=n, reviewed=[0],
+    out = review_matches(job.rules, job.table, seed=job.seed, first_match=first, n_matches=n, reviewed=[0],
                          worlds=job.settings.worlds, rollout=job.settings.rollout,
                          luck_samples=job.settings.luck_samples, threads=threads)
     d = {key: np.asarray(v) for key, v in out.decisions.items()}
@@ -133,11 +135,8 @@ def review_chunk(job: PlayerReview, k: int, threads: int | None = None) -> tuple
 def warm_review(job: PlayerReview) -> None:
     """Load (or compile) the review kernel of ``job``'s table in this process: one deal of one match."""
     from ..numba_engine.reviewing import review_matches
-    from ..policies import parse_seats
 
-    rules = job.rules
-    seats = parse_seats([job.policy] + [job.field] * (rules.n_seats - 1), rules.n_seats)
-    review_matches(rules, seats, seed=job.seed, first_match=0, n_matches=1, reviewed=[0], worlds=1,
+    review_matches(job.rules, job.table, seed=job.seed, first_match=0, n_matches=1, reviewed=[0], worlds=1,
                    rollout=job.settings.rollout, match_deals=1, luck_samples=min(1, job.settings.luck_samples))
 
 

@@ -19,7 +19,7 @@ KIND = "error_rate"
 """The kind of quantity of an error rate's interval (:data:`reversis_sim.analysis.intervals.MIN_MATCHES`)."""
 
 
-def _rate(frame: pl.DataFrame, matches: pl.DataFrame) -> dict:
+def error_rate_of(frame: pl.DataFrame, matches: pl.DataFrame) -> dict:
     """The error rate of ``frame``'s decisions, the review's ``matches`` (one column, ``match``) the units: mean
     loss per decision, interval, counts. A match without such a decision is a unit too (no loss in no decision):
     the sample is the matches reviewed, whatever part of them a breakdown keeps."""
@@ -56,17 +56,19 @@ def summarize_review(manifest: dict, decisions: pl.DataFrame, deals: pl.DataFram
                  "worlds": ident["worlds"], "rollout": names.get("rollout", ident["rollout"]), "seed": ident["seed"],
                  "deals": deals.height, "matches": deals["match"].n_unique()}
     matches = deals.select(pl.col("match").unique().sort())
-    out |= _rate(decisions, matches)
+    out |= error_rate_of(decisions, matches)
     out["rating"] = rating(out["error_rate"])  # the band of docs/review.md's ladder
     out["hindsight_loss"] = float(decisions["hindsight_loss"].mean()) if decisions.height else None
-    out["by_kind"] = {name: _rate(decisions.filter(pl.col("kind") == code), matches) for code, name in KINDS.items()}
-    out["by_trick"] = {int(t): _rate(decisions.filter(pl.col("trick") == t), matches)
-                       for t in sorted(decisions["trick"].unique().to_list())}
-    out["by_trick_kind"] = [{"trick": int(t), "kind": name,
-                             **_rate(decisions.filter((pl.col("trick") == t) & (pl.col("kind") == code)), matches)}
-                            for t in sorted(decisions["trick"].unique().to_list()) for code, name in KINDS.items()]
-    out["by_situation"] = {name: _rate(decisions.filter((pl.col("flags") & bit) != 0), matches)
-                           for bit, name in SITUATIONS.items()}
+
+    def rate(where: pl.Expr) -> dict:
+        return error_rate_of(decisions.filter(where), matches)
+
+    tricks = sorted(decisions["trick"].unique().to_list())
+    out["by_kind"] = {name: rate(pl.col("kind") == code) for code, name in KINDS.items()}
+    out["by_trick"] = {int(t): rate(pl.col("trick") == t) for t in tricks}
+    out["by_trick_kind"] = [{"trick": int(t), "kind": name, **rate((pl.col("trick") == t) & (pl.col("kind") == code))}
+                            for t in tricks for code, name in KINDS.items()]
+    out["by_situation"] = {name: rate((pl.col("flags") & bit) != 0) for bit, name in SITUATIONS.items()}
     sig = decisions.filter(pl.col("loss") > 2 * pl.col("loss_se"))
     out["marks_per_100_decisions"] = {
         m: 100.0 * sig.filter(pl.col("loss") >= t).height / max(decisions.height, 1) for m, t in THRESHOLDS.items()}
