@@ -147,88 +147,141 @@ def deal_constrained(P, n, deck, deal, h_deal, dealer, dealing):
     return 0
 
 
-@njit_nrt_free_inline
-def exchange(P, n, tables, seats, deal, dealer):
-    """R13-R15: the dealer discards one card; then each non-dealer in playing order either discards one card and
-    takes his face-down card unseen, or keeps his hand and only looks at it. F3.2 (``serbian``, take-then-discard):
-    each non-dealer must take his card, then the dealer and each non-dealer in playing order discard one card
-    (perhaps the one just taken). Records the talon card each seat knows in ``deal.known`` (A17). Returns the
-    talon's card points."""
-    row, hands, offered, exch, known, view = deal.row, deal.hands, deal.offered, deal.exch, deal.known, deal.seat_view
-    for s in range(n):
-        known[s] = _ZERO
-    if P[P_TALON] == TALON_NONE:
-        return 0
-    take = P[P_TALON] == TALON_TAKE
-    talon_points = 0
-    origin = round_origin(n, dealer)
-    p_eldest = position(eldest_of(n, dealer), origin, n)
-    view[V_MUST_DISCARD] = 1 if take else 0
-    for k in range(N_ACTIVE):
-        seat = dealer if k == 0 else seat_of(p_eldest + k - 1, origin, n)  # A: the dealer discards first
-        must = take or seat == dealer
-        hand = hands[H_NOW, seat]
-        if take and seat != dealer:
-            hand |= bit(offered[seat])  # F3.2: the talon card is taken first (every take precedes every discard)
-        seat_decides(view, seat, hand, _ZERO)
-        view[V_IS_DEALER] = 1 if seat == dealer else 0
-        choice = choose_exchange(seats, deal.draws, view, tables)
-        if (choice >= 0 and (hand & bit(choice)) == _ZERO) or (choice < 0 and (must or choice == UNKNOWN_FAMILY)):
-            # not a card of his hand; or no family is registered under the seat's id
-            row[COL_ERROR] = (ERR_FAMILY if choice == UNKNOWN_FAMILY else ERR_EXCHANGE) + 16 * seat
-            choice = select(hand, 0)
-        exch[k, 0] = seat
-        exch[k, 1] = choice
-        exch[k, 2] = 0
-        if must:  # R13: the dealer discards, never takes; F3.2: everyone discards, the non-dealers took
-            hand &= ~bit(choice)
-            talon_card = choice
-            exch[k, 2] = 1 if seat != dealer else 0
-        elif choice < 0:  # R14 (b): keep the hand and just look at the card
-            talon_card = offered[seat]
-        else:  # R14 (a): discard one card, take the face-down card without looking first
-            hand = (hand & ~bit(choice)) | bit(offered[seat])
-            talon_card = choice
-            exch[k, 2] = 1
-        hands[H_NOW, seat] = hand
-        known[seat] = bit(talon_card)  # A17: his discard, or the card he looked at
-        talon_points += tables[T_TALON_POINTS, talon_card]
-    view[V_IS_DEALER] = 0
-    view[V_MUST_DISCARD] = 0
-    row[COL_N_EXCH] = N_ACTIVE
-    return talon_points
+def make_exchange(choose):
+    """The talon exchange whose choices are ``choose``'s (called as ``choose(P, n, sit_out, tables, seats, deal, ws,
+    k, seat, hand, must)`` for the ``k``-th step, the seat's view ``deal.seat_view`` set; it returns the card to
+    discard, -1 to keep the hand, or ``UNKNOWN_FAMILY``): the engine's seats (:data:`exchange`), a table whose
+    exchanges are reviewed (:mod:`.review`), or a rollout of the review's in which one step's choice is given
+    (:mod:`.review_before`). numba compiles one exchange per chooser."""
+
+    @njit_nrt_free_inline
+    def exchange(P, n, sit_out, tables, seats, deal, dealer, ws, first, talon_points):
+        """R13-R15: the dealer discards one card; then each non-dealer in playing order either discards one card and
+        takes his face-down card unseen, or keeps his hand and only looks at it. F3.2 (``serbian``,
+        take-then-discard): each non-dealer must take his card, then the dealer and each non-dealer in playing order
+        discard one card (perhaps the one just taken). Records the talon card each seat knows in ``deal.known``
+        (A17). Plays the steps ``first ..`` (0: the whole exchange; a rollout of the review starts later, the talon
+        holding ``talon_points`` card points so far and ``deal.known`` the earlier seats' cards). Returns the
+        talon's card points."""
+        row, hands, offered, exch, known, view = (deal.row, deal.hands, deal.offered, deal.exch, deal.known,
+                                                  deal.seat_view)
+        if first == 0:
+            for s in range(n):
+                known[s] = _ZERO
+        if P[P_TALON] == TALON_NONE:
+            return 0
+        take = P[P_TALON] == TALON_TAKE
+        origin = round_origin(n, dealer)
+        p_eldest = position(eldest_of(n, dealer), origin, n)
+        view[V_MUST_DISCARD] = 1 if take else 0
+        for k in range(first, N_ACTIVE):
+            seat = exchange_seat(n, dealer, origin, p_eldest, k)  # A: the dealer discards first
+            must = take or seat == dealer
+            hand = hands[H_NOW, seat]
+            if take and seat != dealer:
+                hand |= bit(offered[seat])  # F3.2: the talon card is taken first (every take precedes every discard)
+            seat_decides(view, seat, hand, _ZERO)
+            view[V_IS_DEALER] = 1 if seat == dealer else 0
+            choice = choose(P, n, sit_out, tables, seats, deal, ws, k, seat, hand, must)
+            if (choice >= 0 and (hand & bit(choice)) == _ZERO) or (choice < 0 and (must or choice == UNKNOWN_FAMILY)):
+                # not a card of his hand; or no family is registered under the seat's id
+                row[COL_ERROR] = (ERR_FAMILY if choice == UNKNOWN_FAMILY else ERR_EXCHANGE) + 16 * seat
+                choice = select(hand, 0)
+            exch[k, 0] = seat
+            exch[k, 1] = choice
+            exch[k, 2] = 0
+            if must:  # R13: the dealer discards, never takes; F3.2: everyone discards, the non-dealers took
+                hand &= ~bit(choice)
+                talon_card = choice
+                exch[k, 2] = 1 if seat != dealer else 0
+            elif choice < 0:  # R14 (b): keep the hand and just look at the card
+                talon_card = offered[seat]
+            else:  # R14 (a): discard one card, take the face-down card without looking first
+                hand = (hand & ~bit(choice)) | bit(offered[seat])
+                talon_card = choice
+                exch[k, 2] = 1
+            hands[H_NOW, seat] = hand
+            known[seat] = bit(talon_card)  # A17: his discard, or the card he looked at
+            talon_points += tables[T_TALON_POINTS, talon_card]
+        view[V_IS_DEALER] = 0
+        view[V_MUST_DISCARD] = 0
+        row[COL_N_EXCH] = N_ACTIVE
+        return talon_points
+
+    return exchange
 
 
 @njit_nrt_free_inline
-def declare(P, n, tables, seats, deal, dealer):
-    """R38, A13: after the exchange and before the first lead, an eligible player may declare; in the ``modern``
-    family he also names his goal (F1.4). Returns the declarer's seat or -1."""
-    if not P[P_ESP]:
-        return -1
-    row, view = deal.row, deal.seat_view
-    origin = round_origin(n, dealer)
-    p_eldest = position(eldest_of(n, dealer), origin, n)
-    for k in range(N_ACTIVE):
-        seat = seat_of(p_eldest + k, origin, n)
-        hand = deal.hands[H_NOW, seat]
-        if espagnolette_eligible(P, hand):  # at most one seat can be eligible
-            seat_decides(view, seat, hand, deal.known[seat])
-            declares = choose_declare(seats, deal.draws, view, tables)
-            if declares == UNKNOWN_FAMILY:
-                row[COL_ERROR] = ERR_FAMILY + 16 * seat
-                return -1
-            if declares:
-                row[COL_DECLARER] = seat
-                if P[P_ESP_GOAL]:
-                    goal = choose_goal(seats, deal.draws, view, tables)
-                    if goal == UNKNOWN_FAMILY:
-                        row[COL_ERROR] = ERR_FAMILY + 16 * seat
-                        goal = 0
-                    row[COL_ESP_GOAL] = goal
-                    view[V_GOAL] = goal
-                return seat
+def exchange_seat(n, dealer, origin, p_eldest, k):
+    """The seat of the exchange's ``k``-th step: the dealer first, then the non-dealers in playing order."""
+    return dealer if k == 0 else seat_of(p_eldest + k - 1, origin, n)
+
+
+DECLARE_PASS, DECLARE_LOSE_ALL, DECLARE_WIN_ALL = 0, 1, 2
+"""The options of the declaration: not to declare; to declare (with the goal ``lose_all`` where the preset names
+one, F1.4); to declare with the goal ``win_all``."""
+
+
+def make_declare(choose):
+    """The declaration whose choice is ``choose``'s (called as ``choose(P, n, sit_out, tables, seats, deal, ws, seat,
+    hand)`` for the one eligible seat, its view ``deal.seat_view`` set; it returns a declaration option,
+    :data:`DECLARE_PASS` ..., or ``UNKNOWN_FAMILY``): the engine's seats (:data:`declare`), a reviewed table, a
+    rollout of the review's."""
+
+    @njit_nrt_free_inline
+    def declare(P, n, sit_out, tables, seats, deal, dealer, ws):
+        """R38, A13: after the exchange and before the first lead, an eligible player may declare; in the ``modern``
+        family he also names his goal (F1.4). Returns the declarer's seat or -1."""
+        if not P[P_ESP]:
             return -1
-    return -1
+        row, view = deal.row, deal.seat_view
+        origin = round_origin(n, dealer)
+        p_eldest = position(eldest_of(n, dealer), origin, n)
+        for k in range(N_ACTIVE):
+            seat = seat_of(p_eldest + k, origin, n)
+            hand = deal.hands[H_NOW, seat]
+            if espagnolette_eligible(P, hand):  # at most one seat can be eligible
+                seat_decides(view, seat, hand, deal.known[seat])
+                option = choose(P, n, sit_out, tables, seats, deal, ws, seat, hand)
+                if option == UNKNOWN_FAMILY:
+                    row[COL_ERROR] = ERR_FAMILY + 16 * seat
+                    return -1
+                if option > DECLARE_PASS:
+                    row[COL_DECLARER] = seat
+                    if P[P_ESP_GOAL]:
+                        goal = option - DECLARE_LOSE_ALL
+                        row[COL_ESP_GOAL] = goal
+                        view[V_GOAL] = goal
+                    return seat
+                return -1
+        return -1
+
+    return declare
+
+
+@njit_nrt_free_inline
+def seat_exchange(P, n, sit_out, tables, seats, deal, ws, k, seat, hand, must):
+    """The engine's exchange choice: the seat's family on its view."""
+    return choose_exchange(seats, deal.draws, deal.seat_view, tables)
+
+
+@njit_nrt_free_inline
+def seat_declares(P, n, sit_out, tables, seats, deal, ws, seat, hand):
+    """The engine's declaration option (:func:`make_declare`): whether the seat's family declares, and its goal."""
+    declares = choose_declare(seats, deal.draws, deal.seat_view, tables)
+    if declares == UNKNOWN_FAMILY or not declares:
+        return declares
+    if not P[P_ESP_GOAL]:
+        return DECLARE_LOSE_ALL
+    goal = choose_goal(seats, deal.draws, deal.seat_view, tables)
+    return UNKNOWN_FAMILY if goal == UNKNOWN_FAMILY else DECLARE_LOSE_ALL + goal
+
+
+exchange = make_exchange(seat_exchange)
+"""The engine's exchange (:func:`make_exchange`)."""
+
+declare = make_declare(seat_declares)
+"""The engine's declaration (:func:`make_declare`)."""
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -236,10 +289,11 @@ def declare(P, n, tables, seats, deal, dealer):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def make_play_deal(play_tricks):
+def make_play_deal(play_tricks, exchange=exchange, declare=declare):
     """The deal kernel whose tricks are played by ``play_tricks`` (a :func:`reversis_sim.kernel.tricks.make_play_tricks`
-    loop): the engine's seats (:data:`play_deal`), or a table whose decisions are reviewed as they are taken
-    (:mod:`.review`). Everything before the first lead and the settlement are the same steps."""
+    loop), its exchange by ``exchange`` (:func:`make_exchange`) and its declaration by ``declare``
+    (:func:`make_declare`): the engine's seats (:data:`play_deal`), or a table whose decisions are reviewed as they
+    are taken (:mod:`.review`). The deal's other steps and the settlement are the same."""
 
     @njit_nrt_free
     def play_deal(rules, n, sit_out, seats, h_match, h_pmatch, d, pool_before, double_ante, deal, ws, dealing):
@@ -280,8 +334,9 @@ def make_play_deal(play_tricks):
             row[COL_ERROR] = ERR_WHERE
             return pool_before
         antes(P, n, row, deal.ledger, dealer, double_ante)
-        talon_points = exchange(P, n, tables, seats, deal, dealer)
-        declarer = declare(P, n, tables, seats, deal, dealer)
+        talon_points = exchange(P, n, sit_out, tables, seats, deal, dealer, ws, 0, 0)
+        row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31 (set here for a review of the declaration)
+        declarer = declare(P, n, sit_out, tables, seats, deal, dealer, ws)
         for s in range(n):  # Appendix A: each seat's cards at the first lead
             hand = hands[H_NOW, s]
             hands[H_LEAD, s] = hand
@@ -290,7 +345,6 @@ def make_play_deal(play_tricks):
                 row[COL_Q_HOLDER] = s
             if P[P_ESP] and row[COL_ESP_ELIGIBLE] < 0 and espagnolette_eligible(P, hand):
                 row[COL_ESP_ELIGIBLE] = s
-        row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
         committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws)
         settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
         return row[COL_POOL_AFTER]
