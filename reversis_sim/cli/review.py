@@ -74,12 +74,13 @@ from .options import (
 def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_seats, policy, field, n_deals, out,
            resume, force, threads, worlds, rollout, luck_samples, fmt, ascii_, quiet, figures, scheduler, predeal,
            where):
-    """Why a player loses fish. One deal (--deal): every card decision of the reviewed seats, each legal card
-    valued in fish from what the seat knew at that moment (worlds consistent with its information, the same worlds
-    for every card), the best, the loss with its standard error and a mark (?! ? ??), the best knowing every card
-    (hindsight); per seat the fish lost and the luck of the hand dealt. Many deals (--policy): the player's error
-    rate (fish lost per non-forced decision) with its interval, by kind, trick and situation, the costliest
-    decisions, into a resumable folder. docs/review.md explains the numbers.
+    """Why a player loses fish. One deal (--deal): every decision of the reviewed seats (the exchange: keep or which
+    card to discard; the declaration; each card), each option valued in fish from what the seat knew at that moment
+    (worlds consistent with its information, the same worlds for every option), the best, the loss with its
+    standard error and a mark (?! ? ??), the best knowing every card (hindsight); per seat the fish lost and the
+    luck of the hand dealt. Many deals (--policy): the player's error rate (fish lost per non-forced decision) with
+    its interval, by kind, trick and situation, the costliest decisions, into a resumable folder. docs/review.md
+    explains the numbers.
 
     \b
     Example:

@@ -1,11 +1,13 @@
-"""The reviewing table (issue 26): matches played exactly as the engine plays them, every card decision of the
+"""The reviewing table (issue 26): matches played exactly as the engine plays them, every decision of the
 reviewed seats valued as it is taken.
 
 The trick loop's chooser is the engine's (:func:`.policy.choose_play`, the seat's own card), then, for a reviewed
 seat with more than one distinct legal card, :func:`reversis_sim.policies.review_nb.evaluate`: every option
 played out in worlds consistent with what the seat knew, and in the true deal; the verdict goes to one decision
-row. The card played stays the seat's own (the deal is the engine's deal, card for card), unless ``follow_best``:
-then the seat plays the reviewer's best option (a player that never errs, by the reviewer's measure).
+row. The exchange and the declaration are reviewed the same way by the deal's own exchange and declaration with
+reviewing choosers (:mod:`.review_before`: each option played out from that moment). The option taken stays the
+seat's own (the deal is the engine's deal, card for card), unless ``follow_best``: then the seat takes the
+reviewer's best option (a player that never errs, by the reviewer's measure).
 
 Decision rows: ``dec_i`` (``int64 (max_dec, DI_LEN)``: the deal slot, the seat, the 0-based trick, the position in
 the trick, the kind, the situation flags, then :data:`~reversis_sim.policies.review_nb.S_BEST` ...) and ``dec_f``
@@ -45,19 +47,22 @@ from ..kernel.layout import (
 )
 from ..kernel.tricks import QUINOLA_BIT, make_play_tricks
 from ..kernel.view import V_CUR, V_STREAK, V_TRICK, seat_plays
-from ..policies.dispatch import uses_draws
+from ..policies.dispatch import UNKNOWN_FAMILY, uses_draws
 from ..policies.review_nb import evaluate, review_scratch, set_rollout, summarize
 from ..policies.search_nb import searching, workspace
-from .deal import make_play_deal, play_deal
+from .deal import make_declare, make_exchange, make_play_deal, play_deal, seat_declares, seat_exchange
 from .match import next_deal
 from .policy import choose_play
+from .review_before import DECLARATION, before_scratch, declaration_options, evaluate_before, exchange_options
 
 # the decision row's integer columns: where, who, what kind; then the verdict (review_nb.S_*)
 DI_SLOT, DI_SEAT, DI_TRICK, DI_POS, DI_KIND, DI_FLAGS = range(6)
 DI_VERDICT = 6
 DI_LEN = DI_VERDICT + 5
-KIND_LEAD, KIND_FOLLOW, KIND_DISCARD = 2, 3, 4
-"""Decision kinds (0 and 1 are kept for the exchange and the declaration)."""
+KIND_EXCHANGE, KIND_DECLARATION, KIND_LEAD, KIND_FOLLOW, KIND_DISCARD = 0, 1, 2, 3, 4
+"""Decision kinds: the exchange (its options: keep the hand, -1, or the card to discard), the declaration (its
+options: :data:`.deal.DECLARE_PASS` ...), then the cards: leading, following suit, discarding off-suit. A decision
+before the first lead has trick -1 and, for the exchange, its step as its position."""
 FLAG_QUINOLA, FLAG_VOID, FLAG_REVERSIS, FLAG_LAST_TWO = 1, 2, 4, 8
 """Situations of a decision: the seat holds the J♥; it is void in the suit led; a reversis is committed; one of
 the last two tricks."""
@@ -68,10 +73,14 @@ BLOCK = 4  # matches per parallel work item (each allocates its scratch once)
 C_REVIEWED, C_WORLDS, C_FOLLOW, C_ONLY_DEAL, C_PER_DEAL, C_FIRST, C_MATCHES, C_DEALS, C_LUCK, C_SLOT, C_NEXT, C_END, \
     C_LEN = range(13)
 
-ReviewState = namedtuple("ReviewState", "search review key conf dec_i dec_f opts")
-"""What the reviewing chooser carries through the trick loop: the table's search workspace, the reviewer's
+ReviewState = namedtuple("ReviewState", "search review key conf dec_i dec_f opts before")
+"""What the reviewing choosers carry through the deal: the table's search workspace, the reviewer's
 :class:`~reversis_sim.policies.review_nb.Review`, the deal's review key (``uint64 (1,)``), the configuration and
-cursor ``conf`` (``C_*``), and the decision rows it writes (module docstring)."""
+cursor ``conf`` (``C_*``), the decision rows it writes (module docstring), and the scratch of the decisions
+before the first lead (:class:`.review_before.Before`)."""
+
+BEFORE_SALT = 1 << 16
+"""Folds a decision before the first lead into its worlds' key (a card decision's key takes the trick, below)."""
 
 ReviewOut = namedtuple("ReviewOut", "dec_i dec_f opts n_dec fish pool_before err n_played luck")
 """What :func:`review_matches_nb` writes: the decision rows (match ``i`` owns rows from ``i * n_deals *
@@ -85,6 +94,71 @@ their policy streams, and the seats' fish summed over them (``float64 (MAX_SEATS
 
 
 @njit_nrt_free
+def _verdict(st, n_opt, nw, seat, trick, pos, kind, flags, played):
+    """Write the row of a reviewed decision (:func:`~reversis_sim.policies.review_nb.summarize` its verdict) and
+    return the option the seat takes: its own, or the reviewer's best where the seat follows it. Nothing to
+    review (one option), or no row left: its own."""
+    conf = st.conf
+    i = conf[C_NEXT]
+    if n_opt < 2 or i >= conf[C_END]:
+        return played
+    conf[C_NEXT] = i + 1
+    row = st.dec_i[i]
+    row[DI_SLOT] = conf[C_SLOT]
+    row[DI_SEAT] = seat
+    row[DI_TRICK] = trick
+    row[DI_POS] = pos
+    row[DI_KIND] = kind
+    row[DI_FLAGS] = flags
+    opts = st.opts[i if st.opts.shape[0] > i else 0]
+    best = summarize(st.review, n_opt, nw, played, conf[C_FOLLOW] != 0, row[DI_VERDICT:], st.dec_f[i], opts)
+    return best if conf[C_FOLLOW] else played
+
+
+@njit_nrt_free
+def _review_before(P, n, sit_out, tables, deal, st, seat, step, own, must, choice):
+    """Value the options of a reviewed seat's exchange (``step`` < :data:`.review_before.DECLARATION`; ``own``: its
+    hand, ``must``: it must discard) or declaration (``choice``: its own option); write its row; return the option
+    the seat takes."""
+    r, b = st.review, st.before
+    if step < DECLARATION:
+        n_opt = exchange_options(own, must, choice, r.cards, b, n, tables)
+        kind = KIND_EXCHANGE
+    else:
+        n_opt = declaration_options(P, r.cards)
+        kind = KIND_DECLARATION
+    for s in range(n):  # the rollout seats' draws, the reviewer's
+        for j in range(b.deal.draws.shape[1]):
+            b.deal.draws[s, j] = r.ws.deal.draws[s, j]
+    key = extend(extend(extend(st.key[0], seat), BEFORE_SALT), step)
+    nw = evaluate_before(P, n, sit_out, tables, deal, r.ws.seats, b, r, seat, step, own, n_opt, key,
+                         st.conf[C_WORLDS])
+    if nw == 0:
+        return choice
+    flags = FLAG_QUINOLA if (own & QUINOLA_BIT) != np.uint64(0) else 0
+    return _verdict(st, n_opt, nw, seat, -1, step if step < DECLARATION else 0, kind, flags, choice)
+
+
+@njit_nrt_free_inline
+def _reviewing_exchange(P, n, sit_out, tables, seats, deal, st, k, seat, hand, must):
+    """The engine's exchange choice (:func:`.deal.seat_exchange`), reviewed where the seat is."""
+    choice = seat_exchange(P, n, sit_out, tables, seats, deal, st, k, seat, hand, must)
+    if ((st.conf[C_REVIEWED] >> seat) & 1) == 0 or (choice >= 0 and (hand & bit(choice)) == np.uint64(0)) \
+            or (choice < 0 and (must or choice == UNKNOWN_FAMILY)):
+        return choice
+    return _review_before(P, n, sit_out, tables, deal, st, seat, k, hand, must, choice)
+
+
+@njit_nrt_free_inline
+def _reviewing_declaration(P, n, sit_out, tables, seats, deal, st, seat, hand):
+    """The engine's declaration option (:func:`.deal.seat_declares`), reviewed where the seat is."""
+    option = seat_declares(P, n, sit_out, tables, seats, deal, st, seat, hand)
+    if ((st.conf[C_REVIEWED] >> seat) & 1) == 0 or option == UNKNOWN_FAMILY:
+        return option
+    return _review_before(P, n, sit_out, tables, deal, st, seat, DECLARATION, hand, False, option)
+
+
+@njit_nrt_free
 def _review(P, n, sit_out, tables, deal, st, seat, hand, legal, seen, k, card):
     """Value the options of a reviewed seat's decision (the engine chose ``card``); write its row; return the card
     the seat plays."""
@@ -93,35 +167,23 @@ def _review(P, n, sit_out, tables, deal, st, seat, hand, legal, seen, k, card):
     conf = st.conf
     key = extend(extend(extend(st.key[0], seat), view[V_TRICK]), k)
     n_opt, nw = evaluate(P, n, sit_out, tables, view, deal, key, conf[C_WORLDS], card, st.review)
-    i = conf[C_NEXT]
-    if n_opt < 2 or i >= conf[C_END]:
-        return card
-    conf[C_NEXT] = i + 1
-    row = st.dec_i[i]
-    row[DI_SLOT] = conf[C_SLOT]
-    row[DI_SEAT] = seat
     ti = view[V_TRICK]
-    row[DI_TRICK] = ti
-    row[DI_POS] = k
     if k == 0:
-        row[DI_KIND] = KIND_LEAD
+        kind = KIND_LEAD
     elif (hand & suit_mask(view[V_CUR] >> 4)) != np.uint64(0):
-        row[DI_KIND] = KIND_FOLLOW
+        kind = KIND_FOLLOW
     else:
-        row[DI_KIND] = KIND_DISCARD
+        kind = KIND_DISCARD
     flags = 0
     if (hand & QUINOLA_BIT) != np.uint64(0):
         flags |= FLAG_QUINOLA
-    if row[DI_KIND] == KIND_DISCARD:
+    if kind == KIND_DISCARD:
         flags |= FLAG_VOID
     if P[P_REVERSIS] and ti >= P[P_COMMIT_AFTER] and view[V_STREAK] >= 0:
         flags |= FLAG_REVERSIS
     if ti >= P[P_HAND_SIZE] - 2:
         flags |= FLAG_LAST_TWO
-    row[DI_FLAGS] = flags
-    opts = st.opts[i if st.opts.shape[0] > i else 0]
-    best = summarize(st.review, n_opt, nw, card, conf[C_FOLLOW] != 0, row[DI_VERDICT:], st.dec_f[i], opts)
-    return best if conf[C_FOLLOW] else card
+    return _verdict(st, n_opt, nw, seat, ti, k, kind, flags, card)
 
 
 @njit_nrt_free_inline
@@ -133,8 +195,9 @@ def _reviewing_choose(P, n, sit_out, tables, seats, deal, st, seat, hand, legal,
     return _review(P, n, sit_out, tables, deal, st, seat, hand, legal, seen, k, card)
 
 
-review_deal = make_play_deal(make_play_tricks(_reviewing_choose))
-"""One deal of the engine, its reviewed seats' card decisions valued as they are taken."""
+review_deal = make_play_deal(make_play_tricks(_reviewing_choose), make_exchange(_reviewing_exchange),
+                             make_declare(_reviewing_declaration))
+"""One deal of the engine, its reviewed seats' decisions valued as they are taken."""
 
 
 @njit_nrt_free
@@ -194,7 +257,7 @@ def review_matches_nb(rules, n_seats, sit_out, seats, seed, policy_seeds, constr
         row = deal.row
         conf = conf0.copy()
         st = ReviewState(workspace(searching(seats.family, n_seats)), review_scratch(), np.zeros(1, np.uint64), conf,
-                         dec_i, dec_f, opts)
+                         dec_i, dec_f, opts, before_scratch())
         set_rollout(st.review, reviewer, n_seats)
         reviewed = conf0[C_REVIEWED]
         dealing = Dealing(constraint[0], constraint[1], np.zeros(MAX_STACK, np.int64), np.zeros(TALON + 1, np.uint64))

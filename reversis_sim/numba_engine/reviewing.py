@@ -1,4 +1,4 @@
-"""The review's batch API (issue 26): matches played by the engine with the reviewed seats' card decisions valued
+"""The review's batch API (issue 26): matches played by the engine with the reviewed seats' decisions valued
 as they are taken (:mod:`.review`), returned as plain columns.
 
 :func:`review_matches` validates and allocates; :func:`.review.review_matches_nb` computes. Like
@@ -90,7 +90,7 @@ def review_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int
                    match_deals: int | None = None,
                    threads: int | None = None, policy_seeds: Sequence[int] | None = None,
                    deals: Deals | None = None) -> Reviewed:
-    """Play matches ``first_match ..`` as :func:`.batch.play_matches` does and review the card decisions of the
+    """Play matches ``first_match ..`` as :func:`.batch.play_matches` does and review the decisions of the
     seats ``reviewed``: each option valued in ``worlds`` worlds by ``rollout`` (a heuristic in every seat of the
     rollouts), and in the true deal. ``follow_best``: the reviewed seats play the reviewer's best option;
     ``only_deal``: review that deal of each match only (the match is played up to it and stops);
@@ -112,7 +112,7 @@ def review_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int
     cr = compile_rules(rules)
     family, params = seat_arrays(seats, rules.n_seats)
     r_family, r_params = seat_arrays([rollout], 1)
-    per_deal = rules.n_tricks * len(reviewed)
+    per_deal = (rules.n_tricks + 2) * len(reviewed)  # the cards, the exchange and the declaration
     n_slots = n_matches * n_deals
     conf = np.zeros(C_LEN, np.int64)
     conf[C_REVIEWED] = sum(1 << s for s in reviewed)

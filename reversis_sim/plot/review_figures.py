@@ -10,12 +10,13 @@ import numpy as np
 from .files import save_figure
 from .style import COLORS, axes, finish, note, zero_line
 
-KIND_ORDER = ("lead", "follow", "discard")
+KIND_ORDER = ("exchange", "declaration", "lead", "follow", "discard")
 
 
 def loss_by_trick(summary: dict, ax=None):
     """Bars: the mean fish lost per non-forced decision at each trick, one bar per kind of decision (with its 95%
-    interval where it may be printed); the player's overall error rate as a line."""
+    interval where it may be printed), the exchange and the declaration before the first lead; the player's
+    overall error rate as a line."""
     fig, ax = axes(ax, (8.0, 4.2))
     cells = summary["by_trick_kind"]
     tricks = sorted({c["trick"] for c in cells})
@@ -35,7 +36,7 @@ def loss_by_trick(summary: dict, ax=None):
     if summary["error_rate"] is not None:
         ax.axhline(summary["error_rate"], color="0.3", lw=1, ls="--", label="all decisions")
     zero_line(ax)
-    ax.set_xticks(tricks)
+    ax.set_xticks(tricks, [str(t) if t > 0 else "before\nthe lead" for t in tricks])
     ax.set_xlabel("trick")
     ax.set_ylabel("fish lost per non-forced decision")
     ax.legend(frameon=False, fontsize=8, ncols=4)

@@ -24,8 +24,11 @@ from ..record import LOCK, FolderLock, RunError, write_durably, write_json_atomi
 from ..rules import Rules
 from .settings import ReviewSettings
 
-REVIEW_FORMAT = "reversis-review/1"
-"""``format`` of a review folder's manifest."""
+REVIEW_FORMAT = "reversis-review/2"
+"""``format`` of a review folder's manifest: 2 reviews the exchange and the declaration beside the cards."""
+EARLIER_FORMATS = ("reversis-review/1",)
+"""Review folders of an earlier version (1: the card decisions only): replaced with ``--force``, never resumed or
+summarised with the rows of another version."""
 
 
 @dataclass(frozen=True)
@@ -80,11 +83,13 @@ def check_folder(out: Path, job: PlayerReview, *, resume: bool, force: bool) -> 
         raise RunError(f"{out} is a file, not a folder; choose another --out")
     m = _manifest(out) if out.exists() else None
     non_empty = out.exists() and any(p.name != LOCK for p in out.iterdir())
-    if non_empty and (m is None or m.get("format") != REVIEW_FORMAT):
+    if m is not None and m.get("format") in EARLIER_FORMATS and not force:
+        raise RunError(_earlier(out, m))
+    if non_empty and (m is None or m.get("format") not in (REVIEW_FORMAT, *EARLIER_FORMATS)):
         raise RunError(f"{out} is not a review folder (no manifest.json of format {REVIEW_FORMAT}); refusing to "
                        f"write into it: choose another --out")
     if resume:
-        if m is None:
+        if m is None or m.get("format") != REVIEW_FORMAT:
             raise RunError(f"there is no review to resume in {out}; run without --resume to start one")
         if m.get("identity") != json.loads(json.dumps(job.identity())):
             raise RunError(f"{out} holds a review with other settings; --resume continues only the same review "
@@ -93,6 +98,11 @@ def check_folder(out: Path, job: PlayerReview, *, resume: bool, force: bool) -> 
     if non_empty and not force:
         raise RunError(f"{out} already holds a review; add --resume to continue it or --force to replace it")
     return []
+
+
+def _earlier(out: Path, m: dict) -> str:
+    return (f"{out} holds a review of format {m['format']} (an earlier version, which reviewed the card decisions "
+            f"only); review again with --force to replace it")
 
 
 def open_folder(out: Path, job: PlayerReview, *, resume: bool, force: bool) -> list[int]:
@@ -170,6 +180,8 @@ def run_review(job: PlayerReview, out: Path, *, resume: bool = False, force: boo
 def read_review(out: Path) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
     """(manifest, decisions, deals) of a review folder, its chunks done; a folder of another kind is refused."""
     m = _manifest(out)
+    if m is not None and m.get("format") in EARLIER_FORMATS:
+        raise RunError(_earlier(out, m))
     if m is None or m.get("format") != REVIEW_FORMAT:
         raise RunError(f"{out} is not a review folder (no manifest.json of format {REVIEW_FORMAT})")
     done = sorted(m.get("chunks_done", []))

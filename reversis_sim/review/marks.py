@@ -22,9 +22,32 @@ as the marks are, and set in the gaps of the ladder of docs/review.md (parlett, 
 and ``avoid`` with its ``bold`` and ``saver`` presets in the second (1.13-1.26), ``cautious`` and ``hunter`` in the
 third (1.58, 1.87), the presets tuned for other rules, ``random`` and ``lowest`` in the last (2.94-5.99)."""
 
-KINDS = {2: "lead", 3: "follow", 4: "discard"}
-"""A card decision's kind by its code (:mod:`reversis_sim.numba_engine.review`): leading a trick, following
-suit, discarding off-suit (void in the suit led). Codes 0 and 1 are kept for the exchange and the declaration."""
+KINDS = {0: "exchange", 1: "declaration", 2: "lead", 3: "follow", 4: "discard"}
+"""A decision's kind by its code (:mod:`reversis_sim.numba_engine.review`): the talon exchange (keep the hand, or
+which card to discard), the declaration of the espagnolette (and its goal), then the cards: leading a trick,
+following suit, discarding off-suit (void in the suit led). The first two come before the first lead (trick 0 in
+a review's rows, whose tricks count from 1)."""
+
+CARD_KINDS = ("lead", "follow", "discard")
+"""The kinds of a card decision, which have a trick."""
+
+KEEP = -1
+"""The exchange option of keeping the hand and looking at the face-down card (R14 b)."""
+
+
+def option_name(kind: int, code: int, goal: bool = False) -> str:
+    """An option of a decision of kind code ``kind`` as a reader names it: a card (``QS``), ``keep`` the hand at
+    the exchange, or the declaration's ``pass`` / ``declare`` (``declare lose_all`` / ``declare win_all`` where
+    the preset names a goal, ``goal``)."""
+    from .. import cards as C
+
+    if KINDS[kind] == "declaration":
+        if code == 0:
+            return "pass"
+        return ("declare lose_all" if code == 1 else "declare win_all") if goal else "declare"
+    if KINDS[kind] == "exchange" and code == KEEP:
+        return "keep"
+    return C.name(int(code))
 
 SITUATIONS = {1: "holds_quinola", 2: "void", 4: "reversis_committed", 8: "last_two_tricks"}
 """The situation flags of a decision by bit."""

@@ -1,6 +1,6 @@
-"""One deal reviewed (``reversis-sim review --seed S --match M --deal D``): every card decision of the reviewed
-seats with the value of each option from what the seat knew, the best, the loss and its mark, the hindsight best,
-and per seat the decisions, the loss and the luck of the hand dealt.
+"""One deal reviewed (``reversis-sim review --seed S --match M --deal D``): every decision of the reviewed seats
+(the exchange, the declaration, each card) with the value of each option from what the seat knew, the best, the
+loss and its mark, the hindsight best, and per seat the decisions, the loss and the luck of the hand dealt.
 
 The deal is the engine's (the record is :func:`reversis_sim.engines.get_engine`'s ``deal_record`` of the same
 seats, seed, match and deal); the review plays it again in the numba engine with the decisions valued as they are
@@ -16,10 +16,11 @@ import numpy as np
 from .. import cards as C
 from ..constraints import Deals
 from ..engines import get_engine
+from ..game import espagnolette_eligible
 from ..game.diagram import card_text, diagram
 from ..policies import PolicySpec
 from ..rules import Rules
-from .marks import KINDS, MARK_NAMES, THRESHOLDS, mark, situations
+from .marks import KINDS, MARK_NAMES, THRESHOLDS, mark, option_name, situations
 from .settings import ReviewSettings
 
 
@@ -38,15 +39,20 @@ def review_deal(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: 
     decisions = []
     for i in np.flatnonzero(d["deal"] == deal):
         loss, se = float(d["loss"][i]), float(d["loss_se"][i])
+        kind = int(d["kind"][i])
+
+        def name(code, kind=kind):
+            return option_name(kind, int(code), rules.espagnolette_goal_choice)
+
         decisions.append({
             "trick": int(d["trick"][i]) + 1, "seat": int(d["seat"][i]), "position": int(d["position"][i]),
-            "kind": KINDS[int(d["kind"][i])], "situations": situations(int(d["flags"][i])),
-            "played": C.name(int(d["played"][i])), "best": C.name(int(d["best"][i])),
+            "kind": KINDS[kind], "situations": situations(int(d["flags"][i])),
+            "played": name(d["played"][i]), "best": name(d["best"][i]),
             "value_played": float(d["value_played"][i]), "value_best": float(d["value_best"][i]),
             "loss": loss, "loss_se": se, "mark": mark(loss, se),
-            "hindsight_best": C.name(int(d["hindsight_best"][i])), "hindsight_loss": float(d["hindsight_loss"][i]),
+            "hindsight_best": name(d["hindsight_best"][i]), "hindsight_loss": float(d["hindsight_loss"][i]),
             "worlds": int(d["worlds"][i]),
-            "options": [{"card": C.name(int(o[0])), "value": float(o[1]), "se": float(o[2]), "hindsight": float(o[3])}
+            "options": [{"card": name(o[0]), "value": float(o[1]), "se": float(o[2]), "hindsight": float(o[3])}
                         for o in out.options[i]],
         })
     last = np.flatnonzero(out.deals["deal"] == deal)[-1]
@@ -56,8 +62,8 @@ def review_deal(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: 
         total = sum(x["loss"] for x in mine)
         luck = float(out.deals["luck"][last, s])
         fish = int(out.deals["fish"][last, s])
-        n_cards = 0 if (rules.dealer_sits_out and record["dealer"] == s) else rules.n_tricks
-        per_seat.append({"seat": s, "policy": str(seats[s]), "decisions": n_cards, "non_forced": len(mine),
+        per_seat.append({"seat": s, "policy": str(seats[s]), "decisions": _decisions(rules, record, s),
+                         "non_forced": len(mine),
                          "total_loss": total, "mean_loss": total / len(mine) if mine else 0.0,
                          "marks": {m: sum(1 for x in mine if x["mark"] == m) for m in THRESHOLDS},
                          "fish": fish, "luck": None if np.isnan(luck) else luck,
@@ -65,14 +71,24 @@ def review_deal(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: 
     return {"record": record, "review": settings.as_dict(), "decisions": decisions, "seats": per_seat}
 
 
+def _decisions(rules: Rules, record: dict, seat: int) -> int:
+    """The decisions seat ``seat`` took in the deal ``record``: a card a trick, its exchange where the preset has a
+    talon, its declaration where it could declare; none for a dealer who sits out."""
+    if rules.dealer_sits_out and record["dealer"] == seat:
+        return 0
+    exchanged = any(e["seat"] == seat for e in record["exchanges"])
+    eligible = rules.espagnolette_enabled and espagnolette_eligible(rules, [C.parse(c) for c in record["hands"][seat]])
+    return rules.n_tricks + int(exchanged) + int(eligible)
+
+
 def review_text(review: dict, ascii: bool = False) -> str:
     """The review of one deal as text: the deal's diagram with the marks on the cards, the reviewed decisions one
     line each (the played and best options' values, the loss, the hindsight best), and the seats' totals."""
-    def card(name: str) -> str:
-        return card_text(name, ascii)
+    def card(name: str) -> str:  # a card's suit as a symbol; keep, pass, declare as they are
+        return card_text(name, ascii) if len(name) == 2 else name
 
     decisions = review["decisions"]
-    marks = {(x["trick"], x["position"]): x["mark"] for x in decisions if x["mark"]}
+    marks = {(x["trick"], x["position"]): x["mark"] for x in decisions if x["mark"] and x["trick"] > 0}
     s = review["review"]
     lines = [diagram(review["record"], ascii=ascii, marks=marks), ""]
     seats = ", ".join(f"S{x}" for x in s["seats"])
@@ -80,15 +96,17 @@ def review_text(review: dict, ascii: bool = False) -> str:
                  f"knew, by {s['rollout_name']} in every seat; values in fish, ± one standard error. Marks where the "
                  f"loss exceeds twice its standard error and " +
                  ", ".join(f"{t:g} ({m} {MARK_NAMES[m]})" for m, t in THRESHOLDS.items()) + " fish.")
-    lines.append(f"  {'trick':>5}  seat  {'kind':<8} {'played':<16} {'best':<16} {'loss':<14} hindsight best (loss)")
+    lines.append(f"  {'trick':>5}  seat  {'kind':<11} {'played':<22} {'best':<22} {'loss':<14} "
+                 "hindsight best (loss)")
     for x in decisions:
         played = f"{card(x['played'])} {x['value_played']:+.1f}"
         best = f"{card(x['best'])} {x['value_best']:+.1f}"
         loss = f"{x['loss']:.1f} ± {x['loss_se']:.1f}" + (f" {x['mark']}" if x["mark"] else "")
-        lines.append(f"  {x['trick']:>5}  S{x['seat']:<3} {x['kind']:<8} {played:<16} {best:<16} {loss:<14} "
+        trick = x["trick"] if x["trick"] > 0 else "-"
+        lines.append(f"  {trick:>5}  S{x['seat']:<3} {x['kind']:<11} {played:<22} {best:<22} {loss:<14} "
                      f"{card(x['hindsight_best'])} ({x['hindsight_loss']:.0f})")
     if not decisions:
-        lines.append("  (no decision with more than one distinct card)")
+        lines.append("  (no decision with more than one distinct option)")
     lines.append("")
     for p in review["seats"]:
         marks_text = " ".join(f"{n}{m}" for m, n in p["marks"].items() if n) or "no marks"

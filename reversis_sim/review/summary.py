@@ -10,7 +10,7 @@ import polars as pl
 from ..analysis.intervals import MIN_MATCHES, n_needed
 from ..analysis.stats import mean_ci, ratio_mean_ci_moments
 from ..policies import parse_spec
-from .marks import KINDS, SITUATIONS, THRESHOLDS, rating
+from .marks import CARD_KINDS, KINDS, SITUATIONS, THRESHOLDS, option_name, rating
 from .settings import DEFAULT_ROLLOUT, DEFAULT_WORLDS
 
 LADDER_WORLDS = DEFAULT_WORLDS
@@ -63,19 +63,24 @@ def summarize_review(manifest: dict, decisions: pl.DataFrame, deals: pl.DataFram
     def rate(where: pl.Expr) -> dict:
         return error_rate_of(decisions.filter(where), matches)
 
-    tricks = sorted(decisions["trick"].unique().to_list())
+    tricks = sorted(t for t in decisions["trick"].unique().to_list() if t > 0)  # 0: before the first lead
     out["by_kind"] = {name: rate(pl.col("kind") == code) for code, name in KINDS.items()}
     out["by_trick"] = {int(t): rate(pl.col("trick") == t) for t in tricks}
-    out["by_trick_kind"] = [{"trick": int(t), "kind": name, **rate((pl.col("trick") == t) & (pl.col("kind") == code))}
-                            for t in tricks for code, name in KINDS.items()]
+    out["by_trick_kind"] = [{"trick": 0, "kind": name, **rate(pl.col("kind") == code)}
+                            for code, name in KINDS.items() if name not in CARD_KINDS]
+    out["by_trick_kind"] += [{"trick": int(t), "kind": name,
+                              **rate((pl.col("trick") == t) & (pl.col("kind") == code))}
+                             for t in tricks for code, name in KINDS.items() if name in CARD_KINDS]
     out["by_situation"] = {name: rate((pl.col("flags") & bit) != 0) for bit, name in SITUATIONS.items()}
     sig = decisions.filter(pl.col("loss") > 2 * pl.col("loss_se"))
     out["marks_per_100_decisions"] = {
         m: 100.0 * sig.filter(pl.col("loss") >= t).height / max(decisions.height, 1) for m, t in THRESHOLDS.items()}
     worst = sig.sort("loss", descending=True).head(top)
+    goal = bool(ident["rules_params"].get("espagnolette_goal_choice", False))
     out["costliest"] = [
         {"match": int(r["match"]), "deal": int(r["deal"]), "trick": int(r["trick"]), "seat": int(r["seat"]),
-         "played": _name(r["played"]), "best": _name(r["best"]), "loss": float(r["loss"]),
+         "kind": KINDS[int(r["kind"])], "played": option_name(int(r["kind"]), int(r["played"]), goal),
+         "best": option_name(int(r["kind"]), int(r["best"]), goal), "loss": float(r["loss"]),
          "loss_se": float(r["loss_se"]),
          "replay": f"reversis-sim review --rules {ident['rules']} --seed {ident['seed']} --match {int(r['match'])} "
                    f"--deal {int(r['deal'])} {seats} --review-seat 0"}
@@ -95,12 +100,6 @@ def _mean(r: dict) -> str:
     if r["n_needed"]:
         return f"{r['mean']:+.2f} (interval: {r['n_needed']:,} matches needed)"
     return f"{r['mean']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]"
-
-
-def _name(card: int) -> str:
-    from .. import cards as C
-
-    return C.name(int(card))
 
 
 def summary_rows(summary: dict) -> pl.DataFrame:
@@ -141,8 +140,9 @@ def summary_text(summary: dict) -> str:
     lines.append(f"marks per 100 decisions: {marks}")
     if s["costliest"]:
         lines.append("costliest decisions:")
-        lines += [f"  {c['loss']:7.1f} ± {c['loss_se']:.1f}  trick {c['trick']:>2} played {c['played']} "
-                  f"best {c['best']}   {c['replay']}" for c in s["costliest"]]
+        lines += [f"  {c['loss']:7.1f} ± {c['loss_se']:.1f}  "
+                  + (f"trick {c['trick']:>2}" if c["trick"] > 0 else f"{c['kind']:<8}")
+                  + f" played {c['played']} best {c['best']}   {c['replay']}" for c in s["costliest"]]
     lines.append(f"fish per deal: {_mean(s['fish_per_deal'])}")
     if "luck" in s:
         lines.append(f"luck of the hands: {_mean(s['luck'])}; luck-adjusted fish per deal "

@@ -1,0 +1,312 @@
+"""The decisions before the first lead, reviewed (issue 26): the exchange (which card to discard, and whether to
+take at all) and the declaration of the espagnolette (with its goal where the preset names one).
+
+Each option is played out from the moment of the decision in worlds consistent with what the seat knew then, as
+:mod:`reversis_sim.policies.review_nb` plays out the cards: the same worlds and the same rollout policy for every
+option (common random numbers), half the worlds choosing the best and half measuring (its ``summarize``), and once
+in the true deal (hindsight). A rollout plays the rest of the exchange, the declaration and every trick with the
+reviewer's rollout policy in every seat, then settles (:func:`play_out`).
+
+What the seat knows. At its exchange step: its own hand (with the card it took where it must take first, F3.2);
+how many cards each seat holds and how many lie in the talon. Every other card is unseen: each world deals the
+unseen cards uniformly into the other seats' hands, the face-down cards still to be exchanged (its own among them,
+which it takes unseen, R14) and the talon so far, each of whose cards the seat that put it there knows (A17).
+At the declaration: its hand at the first lead and the talon card it knows; the other hands and the rest of the
+talon are dealt uniformly. The public fact of who exchanged and who kept is not used (worlds are not weighted by
+what the others chose): the review never uses what the seat did not know, and uses what it knew as the search
+does, by the cards alone.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..kernel.bits import bit, count, lowest
+from ..kernel.compiled import (
+    MAX_SEATS,
+    N_ACTIVE,
+    P_DECK_MASK,
+    P_ESP_GOAL,
+    P_HAND_SIZE,
+    P_PARTY_BONUS,
+    P_SCORING,
+    P_TALON,
+    SCORING_SIMPLE,
+    T_TALON_POINTS,
+    TALON_NONE,
+    TALON_TAKE,
+)
+from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline
+from ..kernel.keys_nb import below, draw, extend
+from ..kernel.layout import (
+    COL_DEALER,
+    COL_DOUBLE_ANTE,
+    COL_FISH,
+    COL_PARTY_VALUE,
+    COL_POOL_BEFORE,
+    COL_SCORE,
+    H_NOW,
+    alloc,
+)
+from ..kernel.payments import antes, position, round_origin
+from ..kernel.tricks import eldest_of, settle_deal, start_row
+from ..kernel.view import start_view
+from ..policies.review_nb import MAX_OPTIONS, MAX_WORLDS
+from ..policies.search_nb import distinct
+from .deal import (
+    DECLARE_LOSE_ALL,
+    DECLARE_PASS,
+    DECLARE_WIN_ALL,
+    exchange_seat,
+    make_declare,
+    make_exchange,
+    play_tricks,
+    seat_declares,
+    seat_exchange,
+)
+
+DECLARATION = N_ACTIVE
+"""The step of the declaration, after the exchange's ``N_ACTIVE`` steps."""
+
+Before = namedtuple("Before", "deal cards hands offered known force none")
+"""A reviewer's scratch for the decisions before the first lead (one per thread): ``deal``, the
+:class:`~reversis_sim.kernel.layout.Deal` a rollout is played in; ``cards`` int64 ``(64,)``: the unseen cards,
+shuffled; a world: ``hands`` (uint64 ``(MAX_SEATS,)``, each seat's hand at the step), ``offered`` (int64, each
+face-down card still to be exchanged, -1 none), ``known`` (uint64, the talon card each seat knows); ``force``
+int64 ``(2,)``: the step whose choice a rollout is given, and that choice; ``none`` uint64 ``(MAX_SEATS,)`` of
+zeros (no card played yet, for :func:`~reversis_sim.policies.search_nb.distinct`)."""
+
+
+@njit
+def before_scratch():
+    """A :class:`Before` to fill."""
+    return Before(alloc(), np.zeros(64, np.int64), np.zeros(MAX_SEATS, np.uint64), np.full(MAX_SEATS, -1, np.int64),
+                  np.zeros(MAX_SEATS, np.uint64), np.zeros(2, np.int64), np.zeros(MAX_SEATS, np.uint64))
+
+
+@njit_nrt_free_inline
+def _forced_exchange(P, n, sit_out, tables, seats, deal, b, k, seat, hand, must):
+    """The given choice at the reviewed step, the rollout policy's elsewhere."""
+    if k == b.force[0]:
+        return b.force[1]
+    return seat_exchange(P, n, sit_out, tables, seats, deal, b, k, seat, hand, must)
+
+
+@njit_nrt_free_inline
+def _forced_declaration(P, n, sit_out, tables, seats, deal, b, seat, hand):
+    """The given option where the declaration is reviewed, the rollout policy's otherwise."""
+    if b.force[0] == DECLARATION:
+        return b.force[1]
+    return seat_declares(P, n, sit_out, tables, seats, deal, b, seat, hand)
+
+
+_rollout_exchange = make_exchange(_forced_exchange)
+_rollout_declare = make_declare(_forced_declaration)
+
+
+@njit_nrt_free
+def play_out(P, n, sit_out, tables, seats, real, b, ws, seat, step, option, talon_points):
+    """The deal ``real`` played out from ``seat``'s decision at ``step`` (an exchange step, or
+    :data:`DECLARATION`) in the world of ``b`` (its hands, face-down cards and known talon cards; ``talon_points``:
+    the card points in the talon so far) with ``option`` taken there and the rollout ``seats`` everywhere else: the
+    rest of the exchange, the declaration, the tricks (``ws``: a search workspace, unused by a heuristic), the
+    settlement. Returns the seat's result: its fish (minus its score under simple scoring)."""
+    row0 = real.row
+    dealer, pool_before, double_ante = row0[COL_DEALER], row0[COL_POOL_BEFORE], row0[COL_DOUBLE_ANTE]
+    deal = b.deal
+    row = deal.row
+    start_row(row, dealer, pool_before, double_ante)
+    start_view(deal.seat_view, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), pool_before, double_ante)
+    antes(P, n, row, deal.ledger, dealer, double_ante)
+    for s in range(MAX_SEATS):
+        deal.hands[H_NOW, s] = b.hands[s]
+        deal.offered[s] = b.offered[s]
+        deal.known[s] = b.known[s]
+    b.force[0] = step
+    b.force[1] = option
+    if step < DECLARATION:
+        talon_points = _rollout_exchange(P, n, sit_out, tables, seats, deal, dealer, b, step, talon_points)
+    row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
+    declarer = _rollout_declare(P, n, sit_out, tables, seats, deal, dealer, b)
+    committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws)
+    settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
+    if P[P_SCORING] == SCORING_SIMPLE:
+        return -row[COL_SCORE + seat]
+    return row[COL_FISH + seat]
+
+
+@njit_nrt_free
+def _shuffled(unseen, key, cards):
+    """The cards of ``unseen`` into ``cards``, shuffled by ``key`` (Fisher-Yates); returns how many."""
+    m = 0
+    u = unseen
+    while u:
+        cards[m] = lowest(u)
+        u &= u - np.uint64(1)
+        m += 1
+    for i in range(m - 1, 0, -1):
+        j = below(draw(key, i), i + 1)
+        c = cards[i]
+        cards[i] = cards[j]
+        cards[j] = c
+    return m
+
+
+@njit_nrt_free
+def exchange_world(P, n, tables, real, b, seat, step, own, key, truth):
+    """A world of ``seat``'s exchange at ``step`` (``own``: its hand, with the card it took where it must take
+    first) into ``b``: the other seats' hands, the face-down cards still to be exchanged and the talon so far
+    (module docstring), dealt by ``key``; ``truth``: the true deal instead. Returns the talon's points so far, or -1
+    where the counts do not add up (never in a deal of the rules)."""
+    hands, offered, exch = real.hands, real.offered, real.exch
+    take = P[P_TALON] == TALON_TAKE
+    dealer = real.row[COL_DEALER]
+    origin = round_origin(n, dealer)
+    p_eldest = position(eldest_of(n, dealer), origin, n)
+    points = 0
+    if truth:
+        for s in range(MAX_SEATS):
+            b.hands[s] = hands[H_NOW, s] if s < n else np.uint64(0)
+            b.offered[s] = offered[s] if s < n else -1
+            b.known[s] = real.known[s] if s < n else np.uint64(0)
+        for j in range(step):  # the talon so far: each earlier step's discard, or the card its seat kept out
+            c = exch[j, 1] if exch[j, 1] >= 0 else offered[exch[j, 0]]
+            points += tables[T_TALON_POINTS, c]
+        return points
+    cards = b.cards
+    m = _shuffled(np.uint64(P[P_DECK_MASK]) & ~own, key, cards)
+    pos = 0
+    for s in range(MAX_SEATS):
+        b.hands[s] = np.uint64(0)
+        b.offered[s] = -1
+        b.known[s] = np.uint64(0)
+    for s in range(n):
+        if s == seat:
+            b.hands[s] = hands[H_NOW, s]
+            continue
+        for _ in range(count(hands[H_NOW, s])):
+            if pos < m:
+                b.hands[s] |= bit(cards[pos])
+            pos += 1
+    for j in range(1, N_ACTIVE):  # the face-down cards still to be exchanged (the dealer's step, 0, has none)
+        t = exchange_seat(n, dealer, origin, p_eldest, j)
+        if j < step:
+            continue
+        if t == seat and take:
+            b.offered[t] = offered[t]  # F3.2: taken already, in its hand
+        else:
+            b.offered[t] = cards[pos] if pos < m else -1
+            pos += 1
+    for j in range(step):  # the talon so far, each card known to the seat that put it there (A17)
+        t = exchange_seat(n, dealer, origin, p_eldest, j)
+        if pos < m:
+            b.known[t] = bit(cards[pos])
+            points += tables[T_TALON_POINTS, cards[pos]]
+        pos += 1
+    return points if pos == m else -1
+
+
+@njit_nrt_free
+def declaration_world(P, n, tables, real, b, seat, key, truth):
+    """A world of ``seat``'s declaration into ``b``: the other hands at the first lead and the talon cards it does
+    not know, dealt by ``key`` (each seat knowing one card of the talon, A17); ``truth``: the true deal. Returns the
+    talon's points, or -1 where the counts do not add up."""
+    hands, known = real.hands, real.known
+    if truth:
+        for s in range(MAX_SEATS):
+            b.hands[s] = hands[H_NOW, s] if s < n else np.uint64(0)
+            b.known[s] = known[s] if s < n else np.uint64(0)
+            b.offered[s] = -1
+        return real.row[COL_PARTY_VALUE] - P[P_PARTY_BONUS]
+    own = hands[H_NOW, seat]
+    cards = b.cards
+    m = _shuffled(np.uint64(P[P_DECK_MASK]) & ~own & ~known[seat], key, cards)
+    dealer = real.row[COL_DEALER]
+    origin = round_origin(n, dealer)
+    p_eldest = position(eldest_of(n, dealer), origin, n)
+    pos = 0
+    points = 0
+    for s in range(MAX_SEATS):
+        b.hands[s] = np.uint64(0)
+        b.offered[s] = -1
+        b.known[s] = np.uint64(0)
+    b.hands[seat] = own
+    b.known[seat] = known[seat]
+    c = lowest(known[seat]) if known[seat] else -1
+    if c >= 0:
+        points += tables[T_TALON_POINTS, c]
+    for s in range(n):
+        if s == seat:
+            continue
+        for _ in range(count(hands[H_NOW, s])):
+            if pos < m:
+                b.hands[s] |= bit(cards[pos])
+            pos += 1
+    if P[P_TALON] != TALON_NONE:
+        for j in range(N_ACTIVE):
+            t = exchange_seat(n, dealer, origin, p_eldest, j)
+            if t == seat:
+                continue
+            if pos < m:
+                b.known[t] = bit(cards[pos])
+                points += tables[T_TALON_POINTS, cards[pos]]
+            pos += 1
+    while pos < m:  # the talon's other cards (none in a deal of the rules)
+        points += tables[T_TALON_POINTS, cards[pos]]
+        pos += 1
+    return points if pos == m else -1
+
+
+@njit_nrt_free
+def exchange_options(hand, must, played, cards, b, n, tables):
+    """The options of an exchange into ``cards``: keeping the hand (-1) where the seat may, then one card of each
+    set of equivalent cards to discard (:func:`~reversis_sim.policies.search_nb.distinct`, nothing played yet;
+    ``played`` for its own set). Returns how many."""
+    n_opt = 0
+    if not must:
+        cards[0] = -1
+        n_opt = 1
+    m = distinct(hand, hand, b.none, n, played if played >= 0 else lowest(hand), tables)
+    while m and n_opt < MAX_OPTIONS:
+        cards[n_opt] = lowest(m)
+        m &= m - np.uint64(1)
+        n_opt += 1
+    return n_opt
+
+
+@njit_nrt_free
+def declaration_options(P, cards):
+    """The options of a declaration into ``cards``; returns how many."""
+    cards[0] = DECLARE_PASS
+    cards[1] = DECLARE_LOSE_ALL
+    if P[P_ESP_GOAL]:
+        cards[2] = DECLARE_WIN_ALL
+        return 3
+    return 2
+
+
+@njit_nrt_free
+def evaluate_before(P, n, sit_out, tables, real, seats, b, r, seat, step, own, n_opt, key, n_worlds):
+    """Play out each of the ``n_opt`` options in ``r.cards`` (a :class:`~reversis_sim.policies.review_nb.Review`)
+    of ``seat``'s decision at ``step`` in ``n_worlds`` worlds drawn with ``key`` and in the true deal, into
+    ``r.values`` (the rows of :func:`~reversis_sim.policies.review_nb.summarize`); ``seats``: the rollout policy
+    in every seat. Returns the worlds drawn."""
+    values = r.values
+    nw = 0
+    for w in range(min(n_worlds, MAX_WORLDS) + 1):
+        truth = w == min(n_worlds, MAX_WORLDS)
+        k = extend(key, w)
+        if step < DECLARATION:
+            points = exchange_world(P, n, tables, real, b, seat, step, own, k, truth)
+        else:
+            points = declaration_world(P, n, tables, real, b, seat, k, truth)
+        if points < 0:
+            return 0
+        i = MAX_WORLDS if truth else nw
+        for j in range(n_opt):
+            values[i, j] = play_out(P, n, sit_out, tables, seats, real, b, r.ws, seat, step, r.cards[j], points)
+        if not truth:
+            nw += 1
+    return nw
