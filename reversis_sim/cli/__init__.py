@@ -8,6 +8,7 @@ One module per group of commands, each command defined at its module's top level
 - :mod:`.tuning`: ``tune``, ``best-response``;
 - :mod:`.information`: ``rules``, ``policies``;
 - :mod:`.review`: ``review`` (why a player loses fish, decision by decision);
+- :mod:`.play`: ``play`` (a person at the table against the bots, then the person's decisions reviewed);
 - :mod:`.options`: what they share (options, callbacks, one-sentence errors).
 
 :data:`COMMANDS` names each command's module, imported when the command runs or shows its help (:class:`Commands`).
@@ -32,6 +33,7 @@ COMMANDS = {
     "tune": "tuning:tune", "best-response": "tuning:best_response",
     "rules": "information:rules", "policies": "information:policies",
     "review": "review:review",
+    "play": "play:play",
 }
 """Every command, by name: ``module:function`` of this package."""
 

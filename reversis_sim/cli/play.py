@@ -1,0 +1,107 @@
+"""``reversis-sim play``: a person plays a deal or a match against the bots at the terminal, then sees the
+decisions reviewed; ``--summary`` says what the kept games say. Parse, call the library (:mod:`reversis_sim.play`),
+print."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+
+import click
+
+from ..keys import MAX_SEED
+from .options import command, fail, rule_option, rules_option, seats_of, with_rule_overrides
+
+DEFAULT_BOT = "tuned"
+
+
+@command("play")
+@rules_option
+@rule_option
+@click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
+              help=f"The bots: one spec for every seat, or one per seat (the person's seat's is ignored) "
+                   f"(default: {DEFAULT_BOT}; 'search' for the strongest).")
+@click.option("--you", type=click.IntRange(0, 4), default=1, show_default=True,
+              help="Your seat (0 deals the first deal; the eldest, who leads, sits at 1).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="The deals' seed (default: a new one, printed, so that the deals can be dealt again).")
+@click.option("--match", type=click.IntRange(0), default=0, show_default=True, help="The match number.")
+@click.option("--deals", "n_deals", type=click.IntRange(1), default=None,
+              help="Deals to play (default: a whole match, the pool carried from deal to deal).")
+@click.option("--speed", type=click.FloatRange(0, 60), default=0.8, show_default=True,
+              help="Seconds each bot's card stays before the next (0: at once).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Keep every finished deal's record in DIR/games.jsonl (appended; replay, refereeing and "
+                   "review read it).")
+@click.option("--worlds", type=click.IntRange(1, 1024), default=16, show_default=True,
+              help="Worlds each decision is played out in by the review after each deal (and by --summary).")
+@click.option("--no-review", is_flag=True, help="Skip the review and the duplicate deal after each deal.")
+@click.option("--summary", is_flag=True, help="Play nothing: summarize the person's deals kept in --out DIR (the "
+                                              "error rate beside the bot ladder, fish against tuned's).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="With --summary: text, or the summary as JSON.")
+@click.option("--ascii", "ascii_", is_flag=True, help="Suits as S H D C, no Unicode.")
+def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, out, worlds, no_review, summary, fmt,
+         ascii_):
+    """Play Reversis against the bots: your hand by suit, the talon exchange, the declaration where the rules
+    allow one, then trick by trick. Type a card to play it (JH, QS, 10S where the deck has tens), '?' for your
+    legal cards, 'hint' for the search's card and the value of each option. After each deal: your decisions
+    reviewed (the best option, your loss, the marks), the same cards with tuned in your seat, and the running
+    fish. Ctrl-C keeps the finished deals.
+
+    \b
+    Example:
+      reversis-sim play --deals 1 --seed 7 --out games
+      reversis-sim play --summary --out games
+    """
+    if summary:
+        _summary(out, worlds, fmt, ascii_)
+        return
+    if fmt != "text":
+        raise click.UsageError("--format json is for --summary; a game is played as text")
+    rules = with_rule_overrides(rules, rule_overrides)
+    if you >= rules.n_seats:
+        raise click.BadParameter(f"seat {you} is out of range: {rules.name} has seats 0..{rules.n_seats - 1}",
+                                 param_hint="'--you'")
+    seats = seats_of(rules, seat_specs or (DEFAULT_BOT,))
+    if n_deals is not None and n_deals > rules.match_deals:
+        raise click.BadParameter(f"a {rules.name} match has {rules.match_deals} deals; play 1 to {rules.match_deals}"
+                                 f" (another match: --match)", param_hint="'--deals'")
+    if seed is None:
+        seed = secrets.randbelow(1 << 31)
+    from ..play.human import Screen
+    from ..play.loop import Hint, Reviewing, SessionEnd, run
+    from ..play.session import Game
+    from .options import compiling_notice
+
+    game = Game(rules, seats, you, seed, match, n_deals or rules.match_deals)
+    screen = Screen(say=click.echo, ask=_ask, ascii=ascii_, speed=speed)
+    click.echo(f"reversis-sim play: {rules.name}, seed {seed}, match {match}, {game.n_deals} deal"
+               f"{'s' if game.n_deals > 1 else ''}; you are S{you}. Type a card (JH, QS), '?' for your legal cards, "
+               "'hint' for the search's advice; Ctrl-C stops (the finished deals are kept).")
+    try:
+        run(game, screen, out, None if no_review else Reviewing(worlds=worlds),
+            Hint(screen, working=compiling_notice), working=compiling_notice)
+    except SessionEnd as e:
+        sys.exit(e.code)
+    except (OSError, ValueError) as e:
+        fail(e)
+
+
+def _ask(prompt: str) -> str:
+    """One line typed at the terminal (the end of input raises EOFError)."""
+    return input(prompt)
+
+
+def _summary(out: Path | None, worlds: int, fmt: str, ascii_: bool) -> None:
+    if out is None:
+        raise click.UsageError("--summary reads the games kept in --out DIR; give it")
+    from ..play.session import read_records
+    from ..play.summary import summarize_games, summary_text
+
+    if not out.exists():
+        raise click.BadParameter(f"{out} does not exist: play with --out {out} first", param_hint="'--out'")
+    summary = summarize_games(read_records(out), worlds=worlds)
+    click.echo(json.dumps(summary, indent=1) if fmt == "json" else summary_text(summary, ascii=ascii_))

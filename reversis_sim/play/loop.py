@@ -1,0 +1,161 @@
+"""A session at the table (issue 29): the deals played one after the other (the pool carried), each kept, each
+followed by its review, its duplicate deal and the running fish; ``hint`` during play; Ctrl-C and the end of
+input end it with every finished deal kept, and say so.
+
+The review and the hint load numba (:mod:`.verdict`); the deal itself is the reference engine's (:mod:`.session`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..policies import SeatView, make_policy
+from ..reference import DealState
+from .human import Screen
+from .session import DUPLICATE, GAMES, Game, append_record, duplicate, live_record, next_deal, play_one
+
+HINT_SEARCH = "search"
+"""The search asked by ``hint`` (its default worlds and rollout, the ladder's ``search:worlds=16``)."""
+HINT_WORLDS = 256
+"""The worlds ``hint`` values the options in: half choose, half measure, so 128 measure each value (at the review's
+16, 8 measure, and a value's standard error, 10-20 fish, hides the differences a hint is asked for; 256 worlds of a
+decision take a few milliseconds)."""
+
+
+@dataclass(frozen=True)
+class Reviewing:
+    """How each deal is reviewed after it is played: ``worlds`` per decision, by ``rollout`` in every seat (the
+    ``review`` command's defaults), and whether the duplicate deal is played."""
+
+    worlds: int = 16
+    rollout: str = "tuned"
+    duplicate: bool = True
+
+
+class SessionEnd(Exception):
+    """The session ended early: ``code`` is the exit status (130 after Ctrl-C, 0 at the end of input)."""
+
+    def __init__(self, code: int, kept: list[dict]):
+        super().__init__(code)
+        self.code, self.kept = code, kept
+
+
+class Hint:
+    """``hint``: the search's card for the decision in progress, and every option's value in the worlds the review
+    draws (:class:`.verdict.Reviewer`, the same numbers the review after the deal shows for this decision)."""
+
+    def __init__(self, screen: Screen, worlds: int = HINT_WORLDS, rollout: str = "tuned", search: str = HINT_SEARCH,
+                 working: Callable[[], AbstractContextManager] = nullcontext):
+        self.screen, self.worlds, self.rollout, self.working = screen, worlds, rollout, working
+        self.search = make_policy(search)
+        self.search_name = search
+
+    def __call__(self, g: DealState, view: SeatView, legal: tuple[int, ...]) -> list[str]:
+        from .verdict import Decision, Reviewer
+
+        s = self.screen
+        if len(legal) == 1:
+            return [f"Hint: {s.card(legal[0])} is your only legal card."]
+        with self.working():
+            card = self.search.play(view, legal)
+            rv = Reviewer(live_record(g), self.rollout, self.worlds, rules=g.rules)
+            leader = view.seat if view.leader is None else view.leader
+            d = Decision(view.seat, view.trick_index, len(view.current), leader, view.hand, legal, view.current, card)
+            verdict = rv.verdict(d)
+        lines = [f"Hint: the search ({self.search_name}) plays {s.card(card)}; the reviewer's best is "
+                 f"{s.card(_code(verdict['best'])) if verdict else s.card(card)}."]
+        if verdict is None:
+            lines.append("  Every legal card comes to the same here.")
+            return lines
+        opts = sorted(verdict["options"], key=lambda o: -o["value"])
+        lines.append(f"  Each option played out in {verdict['worlds']} worlds of what you know by {self.rollout} "
+                     "(fish for you, ± one standard error):")
+        lines.append("  " + "   ".join(f"{s.card(_code(o['card']))} {o['value']:+.1f} ± {o['se']:.1f}" for o in opts))
+        return lines
+
+
+def _code(name: str) -> int:
+    from .. import cards as C
+
+    return C.parse(name)
+
+
+def report(game: Game, record: dict, screen: Screen, reviewing: Reviewing) -> dict:
+    """After a deal: the person's decisions reviewed (the deal's diagram with the marks, each decision, the loss),
+    the duplicate deal and what it means in fish. Returns the deal's line of the session's summary."""
+    from ..review.one_deal import review_text
+    from .verdict import review_record
+
+    you = game.you
+    review = review_record(record, [you], worlds=reviewing.worlds, rollout=reviewing.rollout, rules=game.rules)
+    screen.say("")
+    screen.say(review_text(review, ascii=screen.ascii))
+    mine = review["seats"][0]
+    fish = record["result"]["fish"][you]
+    line = {"deal": record["deal"], "fish": fish, "decisions": mine["non_forced"], "loss": mine["total_loss"],
+            "marks": mine["marks"]}
+    if reviewing.duplicate:
+        dup = duplicate(game, record, DUPLICATE)
+        theirs = dup["result"]["fish"][you]
+        diff = fish - theirs
+        verdict = "the same as" if diff == 0 else (f"{diff} fish better than" if diff > 0 else
+                                                  f"{-diff} fish worse than")
+        screen.say(f"Duplicate   the same cards with {DUPLICATE} in your seat: S{you} {theirs:+d} fish; you "
+                   f"{fish:+d}: {verdict} {DUPLICATE}.")
+        line["duplicate"] = theirs
+    return line
+
+
+def run(game: Game, screen: Screen, out: Path | None, reviewing: Reviewing | None, hint: Hint | None,
+        working: Callable[[], AbstractContextManager] = nullcontext) -> list[dict]:
+    """Play the game's deals; each finished deal's record is appended to ``out`` (a games folder) before anything
+    else. Ctrl-C or the end of input raise :class:`SessionEnd` after saying what was kept. ``working()``: the
+    context the review after each deal runs in (the command line's notice of a first compilation)."""
+    r = game.rules
+    pool, double_ante = 0, False
+    score = [0] * r.n_seats if r.scoring == "simple" else None
+    totals = [0] * r.n_seats
+    kept: list[dict] = []
+    where = f"{out / GAMES}" if out is not None else None
+    try:
+        for deal in range(game.n_deals):
+            record = play_one(game, screen, deal, pool, double_ante, score, hint)
+            if out is not None:
+                append_record(out, record)
+            kept.append(record)
+            fish = record["result"]["fish"]
+            totals = [a + b for a, b in zip(totals, fish)]
+            screen.say(f"Deal {deal} done  " + "  ".join(f"S{s} {f:+d}" for s, f in enumerate(fish)) +
+                       f"   pool {record['pool_before']} → {record['result']['pool_after']}")
+            if reviewing is not None:
+                with working():
+                    report(game, record, screen, reviewing)
+            screen.say("Running fish  " + "  ".join(f"{'you' if s == game.you else f'S{s}'} {t:+d}"
+                                                    for s, t in enumerate(totals)) +
+                       f"   after {len(kept)} deal{'s' if len(kept) > 1 else ''}")
+            pool, double_ante, score, over = next_deal(r, record)
+            if over:
+                screen.say(f"A running total reached {r.target_total}: the match is over (F4.3).")
+                break
+    except KeyboardInterrupt:
+        screen.say("")
+        screen.say(f"Interrupted: {_kept(kept, where)}; the deal in progress is not kept.")
+        raise SessionEnd(130, kept) from None
+    except EOFError:
+        screen.say("")
+        screen.say(f"End of input: {_kept(kept, where)}; the deal in progress is not kept.")
+        raise SessionEnd(0, kept) from None
+    if where:
+        screen.say(f"Saved {len(kept)} deal{'s' if len(kept) != 1 else ''} to {where}.")
+    return kept
+
+
+def _kept(kept: list[dict], where: str | None) -> str:
+    n = len(kept)
+    deals = f"{n} finished deal{'s' if n != 1 else ''}"
+    if where is None:
+        return f"{deals} played (no --out, nothing saved)"
+    return f"{deals} saved to {where}"

@@ -1,0 +1,157 @@
+"""``reversis-sim play`` driven as a person drives it (issue 29): through a pseudo-terminal, a fixed seed, cards
+typed (legal, illegal, a ten under a 48-card preset, ``?``, ``hint``), Ctrl-C mid-deal and the end of input; the
+screen and the saved records checked. And the review from a record, which grades the person's cards, checked
+against ``review`` on a deal the bots played (the same numbers)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from reversis_sim.play.human import CardError, Screen, parse_card, refusal
+from reversis_sim.play.session import HUMAN, read_records
+from reversis_sim.rules import PRESETS
+
+sys.path.insert(0, str(Path(__file__).parent))
+from recordcheck import check_record  # noqa: E402
+
+PARLETT = PRESETS["parlett"]
+PROMPT = r"Your card \(\? legal cards, hint\): "
+TIMEOUT = 600  # a cold numba cache compiles the review and the search first (minutes); warm, a deal takes seconds
+
+
+def _spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
+    cmd = [sys.executable, "-m", "reversis_sim", "play", "--seed", "7", "--speed", "0", "--ascii",
+           "--out", str(tmp_path / "games"), *args]
+    return pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 200))
+
+
+def _legal(child: pexpect.spawn) -> list[str]:
+    """Ask '?' at a card prompt; the legal cards listed (ASCII, 10 written as T for typing)."""
+    child.sendline("?")
+    child.expect(r"Legal: ([^\r\n]*)\r\n")
+    cards = child.match.group(1).split()
+    child.expect(PROMPT)
+    return [c.replace("10", "T") for c in cards]
+
+
+def _play_out(child: pexpect.spawn) -> None:
+    """Play the first legal card at every prompt to the end of the deal."""
+    while child.expect([PROMPT, r"Deal \d+ done"]) == 0:
+        child.sendline(_legal(child)[0])
+
+
+def test_cards_typed_are_parsed_and_a_ten_is_refused_under_48_cards():
+    assert parse_card("JH", PARLETT) == parse_card("jh", PARLETT) == parse_card("J♥", PARLETT)
+    with pytest.raises(CardError, match="no tens in parlett.*R5"):
+        parse_card("10S", PARLETT)
+    assert parse_card("10S", PRESETS["parlett_52"]) == parse_card("TS", PRESETS["parlett_52"])
+    with pytest.raises(CardError, match="not a card"):
+        parse_card("XY", PARLETT)
+
+
+def test_an_illegal_card_is_refused_naming_the_rule():
+    s = Screen(ascii=True)
+    qs, ks, jh = parse_card("QS", PARLETT), parse_card("KS", PARLETT), parse_card("JH", PARLETT)
+    why = refusal(jh, [ks, jh], [ks], PARLETT, 2, [qs], s)
+    assert why.startswith("R18") and "QS was led" in why
+    assert refusal(ks, [ks, jh], [ks], PARLETT, 2, [qs], s) is None
+    assert "do not hold" in refusal(qs, [ks, jh], [ks], PARLETT, 2, [], s)
+
+
+def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
+    child = _spawn(tmp_path, "--deals", "1", "--you", "1")
+    child.expect("you are S1")
+    child.expect(r"Discard \(a card, or keep\): ")  # seed 7: S0 deals, S1 may exchange (R14)
+    child.sendline("keep")
+    child.expect("You keep your hand and look at the talon card")
+    child.expect(PROMPT)
+    child.sendline("10S")
+    child.expect("there are no tens in parlett")
+    child.expect(PROMPT)
+    child.sendline("hint")
+    child.expect(r"Hint: the search \(search\) plays (\w+); the reviewer's best is (\w+)\.")
+    child.expect(r"fish for you, \+- one standard error|fish for you, ± one standard error")
+    child.expect(PROMPT)
+    child.sendline(_legal(child)[0])  # trick 1: 5S, the first legal card
+    child.expect(PROMPT)  # trick 2 (seed 7): S3 leads 2H, S0 follows; you hold hearts and diamonds
+    child.sendline("7D")
+    child.expect(r"Refused: R18: you must follow suit: 2H was led and you hold H")
+    child.expect(PROMPT)
+    child.sendline(_legal(child)[0])
+    _play_out(child)
+    child.expect("Review of S1")
+    child.expect(r"S1 +\d+ of 11 decisions not forced, lost")
+    child.expect(r"Duplicate +the same cards with tuned in your seat")
+    child.expect("Running fish")
+    child.expect("Saved 1 deal to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    (record,) = read_records(tmp_path / "games")
+    assert record["seats"][1] == HUMAN and record["run_seed"] == 7 and record["deal"] == 0
+    assert record["exchanges"][1]["seat"] == 1 and record["exchanges"][1]["discard"] is None  # "keep"
+    check_record(record)
+    from reversis_sim.play.verdict import rules_of
+    from reversis_sim.reference import settle_record
+
+    assert settle_record(record, rules_of(record)) == record  # refereed: the engine settles it the same
+
+
+def test_ctrl_c_mid_deal_keeps_the_finished_deals_and_says_so(tmp_path):
+    child = _spawn(tmp_path, "--deals", "2", "--you", "0", "--no-review")
+    child.expect(r"Discard: ")  # seed 7, deal 0: you deal, you discard (R13)
+    child.sendline(_first_card(child))
+    _play_out(child)
+    child.expect(r"Discard \(a card, or keep\): ")  # deal 1, mid-deal: S1 deals, you may exchange
+    child.sendintr()
+    child.expect(r"Interrupted: 1 finished deal saved to .*games.jsonl; the deal in progress is not kept")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    records = read_records(tmp_path / "games")
+    assert [r["deal"] for r in records] == [0] and records[0]["seats"][0] == HUMAN
+    check_record(records[0])
+
+
+def _first_card(child: pexpect.spawn) -> str:
+    """The first card of the hand shown before a discard prompt."""
+    line = re.findall(r"Your hand +(.*)", child.before or "")[-1]
+    s, cards = re.findall(r"([SHDC]) ((?:\[?\w+\]? ?)+)", line)[0]
+    rank = cards.split()[0].strip("[]")
+    return ("T" if rank == "10" else rank) + s
+
+
+def test_the_end_of_input_ends_the_game_cleanly(tmp_path):
+    child = _spawn(tmp_path, "--deals", "1", "--you", "2", "--no-review")
+    child.expect(r"Discard \(a card, or keep\): ")
+    child.sendeof()
+    child.expect(r"End of input: 0 finished deals saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in (child.before or "")
+    assert read_records(tmp_path / "games") == []
+
+
+def test_the_review_from_a_record_gives_reviews_numbers_on_a_bots_deal():
+    """The person's decisions are reviewed from the record (play/verdict.py): on a deal the bots played, that
+    review equals ``review``'s (which plays the deal again in the numba engine) decision for decision, to the
+    digit: the same views, the same worlds, the same rollouts (the card decisions: ``review`` may value the exchange
+    and the declaration too)."""
+    from reversis_sim.play.verdict import review_record
+    from reversis_sim.policies import parse_spec
+    from reversis_sim.review.one_deal import review_deal
+    from reversis_sim.review.settings import review_settings
+
+    seats = [parse_spec("tuned"), parse_spec("avoid"), parse_spec("tuned"), parse_spec("random")]
+    settings = review_settings(4, seats, [1, 3], 16, "tuned", 0)
+    theirs = review_deal(PARLETT, seats, seed=5, match=0, deal=2, settings=settings)
+    mine = review_record(theirs["record"], [1, 3], worlds=16, rules=PARLETT)
+    cards = [x for x in theirs["decisions"] if x["kind"] in ("lead", "follow", "discard")]  # its card decisions
+    assert len(mine["decisions"]) >= 8
+    assert mine["decisions"] == cards
