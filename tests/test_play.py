@@ -5,6 +5,7 @@ against ``review`` on a deal the bots played (the same numbers)."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -155,3 +156,81 @@ def test_the_review_from_a_record_gives_reviews_numbers_on_a_bots_deal():
     cards = [x for x in theirs["decisions"] if x["kind"] in ("lead", "follow", "discard")]  # its card decisions
     assert len(mine["decisions"]) >= 8
     assert mine["decisions"] == cards
+
+
+class _Typist:
+    """A person who answers every prompt with the first choice the screen offers (for the library-level tests)."""
+
+    def __init__(self, declare: str = "n"):
+        self.said: list[str] = []
+        self.declare = declare
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def ask(self, prompt: str) -> str:
+        last = self.said[-1]
+        if prompt.startswith("Discard"):
+            return _typed(last.split(":")[1].split()[0]) if last.startswith("Any card") else "?"
+        if prompt.startswith("Declare"):
+            return self.declare
+        if prompt.startswith("Your goal"):
+            return "lose"
+        return _typed(last.split()[1]) if last.startswith("Legal: ") else "?"
+
+
+def _typed(card: str) -> str:
+    return card.replace("10", "T")
+
+
+def _session(tmp_path: Path, rules_name: str, you: int, n_deals: int, declare: str = "n") -> tuple[list, _Typist]:
+    from reversis_sim.play.loop import run
+    from reversis_sim.play.session import Game
+    from reversis_sim.policies import parse_seats
+
+    rules = PRESETS[rules_name]
+    typist = _Typist(declare)
+    game = Game(rules, parse_seats(["tuned"], rules.n_seats), you, seed=11, match=0, n_deals=n_deals)
+    kept = run(game, Screen(typist.say, typist.ask, ascii=True), tmp_path / "games", None, None)
+    return kept, typist
+
+
+def test_a_declaration_is_asked_of_an_eligible_person_and_kept(tmp_path):
+    """modern_five, seed 11: seat 4's hand may declare the espagnolette in one of the five deals (R38); the person
+    is asked, declares, names a goal (F1.4), and the record says so; the records are refereed."""
+    from reversis_sim.play.verdict import rules_of
+    from reversis_sim.reference import settle_record
+
+    kept, typist = _session(tmp_path, "modern_five", 4, 5, declare="y")
+    asked = [line for line in typist.said if "may declare the espagnolette (R38)" in line]
+    declared = [r for r in kept if isinstance(r["espagnolette"], dict) and r["espagnolette"]["seat"] == 4]
+    assert len(asked) == len(declared) == 1 and declared[0]["espagnolette"]["goal"] == "lose_all"
+    assert read_records(tmp_path / "games") == kept
+    for record in kept:
+        check_record(record)
+        assert settle_record(record, rules_of(record)) == record
+
+
+def test_the_summary_reviews_every_kept_deal_and_withholds_an_interval_it_cannot_hold(tmp_path):
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+    from reversis_sim.play.summary import summarize_games, summary_text
+    from reversis_sim.play.verdict import review_record
+
+    kept, _ = _session(tmp_path, "parlett", 2, 3)
+    summary = summarize_games(kept)
+    reviews = [review_record(r, [2])["seats"][0] for r in kept]
+    assert summary["n_deals"] == 3 and summary["matches"] == 1
+    assert summary["fish_per_deal"] == pytest.approx(sum(r["result"]["fish"][2] for r in kept) / 3)
+    assert summary["decisions"] == sum(x["non_forced"] for x in reviews)
+    assert summary["error_rate"] == pytest.approx(sum(x["total_loss"] for x in reviews) / summary["decisions"])
+    assert summary["ci_low"] is None and summary["matches_needed"] == 1_000  # DESIGN.md decision 15
+    text = summary_text(summary)
+    assert "<- you" in text and "1,000 needed" in text and "tuned" in text
+    r = CliRunner().invoke(main, ["play", "--summary", "--out", str(tmp_path / "games"), "--format", "json"])
+    assert r.exit_code == 0 and json.loads(r.output)["decisions"] == summary["decisions"]
+    r = CliRunner().invoke(main, ["play", "--show", "1", "--out", str(tmp_path / "games"), "--ascii"])
+    assert r.exit_code == 0 and "Review of S2" in r.output and "deal 1" in r.output
+    r = CliRunner().invoke(main, ["play", "--show", "3", "--out", str(tmp_path / "games")])
+    assert r.exit_code != 0 and "keeps 3 deals: show 0 to 2" in r.output

@@ -40,11 +40,14 @@ DEFAULT_BOT = "tuned"
 @click.option("--no-review", is_flag=True, help="Skip the review and the duplicate deal after each deal.")
 @click.option("--summary", is_flag=True, help="Play nothing: summarize the person's deals kept in --out DIR (the "
                                               "error rate beside the bot ladder, fish against tuned's).")
+@click.option("--show", type=click.IntRange(0), default=None, metavar="K",
+              help="Play nothing: show the K-th deal kept in --out DIR (0 the first): its diagram with your decisions "
+                   "reviewed (--format json: the review with the record).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="With --summary: text, or the summary as JSON.")
+              help="With --summary or --show: text, or JSON.")
 @click.option("--ascii", "ascii_", is_flag=True, help="Suits as S H D C, no Unicode.")
-def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, out, worlds, no_review, summary, fmt,
-         ascii_):
+def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, out, worlds, no_review, summary, show,
+         fmt, ascii_):
     """Play Reversis against the bots: your hand by suit, the talon exchange, the declaration where the rules
     allow one, then trick by trick. Type a card to play it (JH, QS, 10S where the deck has tens), '?' for your
     legal cards, 'hint' for the search's card and the value of each option. After each deal: your decisions
@@ -55,12 +58,13 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
     Example:
       reversis-sim play --deals 1 --seed 7 --out games
       reversis-sim play --summary --out games
+      reversis-sim play --show 0 --out games
     """
-    if summary:
-        _summary(out, worlds, fmt, ascii_)
+    if summary or show is not None:
+        _kept(out, worlds, fmt, ascii_, show)
         return
     if fmt != "text":
-        raise click.UsageError("--format json is for --summary; a game is played as text")
+        raise click.UsageError("--format json is for --summary and --show; a game is played as text")
     rules = with_rule_overrides(rules, rule_overrides)
     if you >= rules.n_seats:
         raise click.BadParameter(f"seat {you} is out of range: {rules.name} has seats 0..{rules.n_seats - 1}",
@@ -95,13 +99,31 @@ def _ask(prompt: str) -> str:
     return input(prompt)
 
 
-def _summary(out: Path | None, worlds: int, fmt: str, ascii_: bool) -> None:
+def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | None) -> None:
+    """--summary, or --show K: what the games kept in ``out`` say."""
     if out is None:
-        raise click.UsageError("--summary reads the games kept in --out DIR; give it")
-    from ..play.session import read_records
-    from ..play.summary import summarize_games, summary_text
+        raise click.UsageError(f"{'--summary' if show is None else '--show'} reads the games kept in --out DIR; give "
+                               "it")
+    from ..play.session import GAMES, human_seat, read_records
 
     if not out.exists():
         raise click.BadParameter(f"{out} does not exist: play with --out {out} first", param_hint="'--out'")
-    summary = summarize_games(read_records(out), worlds=worlds)
+    records = read_records(out)
+    if show is not None:
+        if show >= len(records):
+            raise click.BadParameter(f"{out / GAMES} keeps {len(records)} deal{'s' if len(records) != 1 else ''}: "
+                                     f"show 0 to {len(records) - 1}" if records else f"{out / GAMES} keeps no deal yet",
+                                     param_hint="'--show'")
+        from ..play.verdict import review_record
+        from ..review.one_deal import review_text
+
+        record = records[show]
+        you = human_seat(record)
+        seats = [you] if you is not None else list(range(len(record["seats"])))
+        review = review_record(record, seats, worlds=worlds)
+        click.echo(json.dumps(review, indent=1) if fmt == "json" else review_text(review, ascii=ascii_))
+        return
+    from ..play.summary import summarize_games, summary_text
+
+    summary = summarize_games(records, worlds=worlds)
     click.echo(json.dumps(summary, indent=1) if fmt == "json" else summary_text(summary, ascii=ascii_))

@@ -104,7 +104,11 @@ def summary_text(summary: dict, ascii: bool = False) -> str:
     lines.append(f"             95% interval: {band}")
     lines.append("")
     lines.append(f"Beside the bot ladder (docs/review.md: parlett, a table of tuned, {MIN_MATCHES[KIND]:,} matches "
-                 f"each, {s['review']['worlds']} worlds of {s['review']['rollout']} rollouts):")
+                 f"each, 16 worlds of tuned rollouts):")
+    others = sorted({d["rules"] for d in s["deals"]} - {"parlett"})
+    if others or s["review"]["worlds"] != 16 or s["review"]["rollout"] != "tuned":
+        lines.append(f"  (yours: {', '.join(sorted({d['rules'] for d in s['deals']}))}, {s['review']['worlds']} worlds "
+                     f"of {s['review']['rollout']} rollouts: set beside it as a guide, not measured alike)")
     rows = [(name, rate, f"[{lo:+.2f}, {hi:+.2f}]", rating(rate)) for name, rate, lo, hi in LADDER]
     you = ("you", s["error_rate"], "" if s["ci_low"] is None else f"[{s['ci_low']:+.2f}, {s['ci_high']:+.2f}]",
            s["rating"])
