@@ -17,6 +17,8 @@ from ..policies import SeatView
 from ..rules import Rules
 
 SUIT_INPUT = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3}
+ASCII = str.maketrans({"→": "->", "·": "|", "±": "+-", "ê": "e", "♠": "S", "♥": "H", "♦": "D", "♣": "C"})
+"""The non-ASCII characters of the screen and their plain replacements."""
 CARD_HELP = "type a rank (2-9, 10 or T, J, Q, K, A) and a suit (S H D C), e.g. JH or QS"
 
 
@@ -30,7 +32,11 @@ class Screen:
 
     def __init__(self, say: Callable[[str], None] = print, ask: Callable[[str], str] = input, ascii: bool = False,
                  speed: float = 0.0):
-        self.say, self.ask, self.ascii, self.speed = say, ask, ascii, float(speed)
+        self.out, self.ask, self.ascii, self.speed = say, ask, ascii, float(speed)
+
+    def say(self, text: str) -> None:
+        """Write a line (in ASCII where asked: the arrows, the dots and ± too, as ``replay --ascii`` writes them)."""
+        self.out(text.translate(ASCII) if self.ascii else text)
 
     def card(self, card: int) -> str:
         """A card as shown: ``J♥``, or ``JH`` in ASCII; a ten is written 10."""
