@@ -67,6 +67,9 @@ FLAG_QUINOLA, FLAG_VOID, FLAG_REVERSIS, FLAG_LAST_TWO = 1, 2, 4, 8
 """Situations of a decision: the seat holds the J♥; it is void in the suit led; a reversis is committed; one of
 the last two tricks."""
 
+FOLLOW_CARDS, FOLLOW_BEFORE = 1, 2
+"""``C_FOLLOW`` bits: the reviewed seats take the reviewer's best card; its best exchange and declaration."""
+
 BLOCK = 4  # matches per parallel work item (each allocates its scratch once)
 
 # the configuration and the cursor of a review (int64)
@@ -111,8 +114,9 @@ def _verdict(st, n_opt, nw, seat, trick, pos, kind, flags, played):
     row[DI_KIND] = kind
     row[DI_FLAGS] = flags
     opts = st.opts[i if st.opts.shape[0] > i else 0]
-    best = summarize(st.review, n_opt, nw, played, conf[C_FOLLOW] != 0, row[DI_VERDICT:], st.dec_f[i], opts)
-    return best if conf[C_FOLLOW] else played
+    follow = (conf[C_FOLLOW] & (FOLLOW_BEFORE if kind < KIND_LEAD else FOLLOW_CARDS)) != 0
+    best = summarize(st.review, n_opt, nw, played, follow, row[DI_VERDICT:], st.dec_f[i], opts)
+    return best if follow else played
 
 
 @njit_nrt_free
@@ -131,8 +135,7 @@ def _review_before(P, n, sit_out, tables, deal, st, seat, step, own, must, choic
         for j in range(b.deal.draws.shape[1]):
             b.deal.draws[s, j] = r.ws.deal.draws[s, j]
     key = extend(extend(extend(st.key[0], seat), BEFORE_SALT), step)
-    nw = evaluate_before(P, n, sit_out, tables, deal, r.ws.seats, b, r, seat, step, own, n_opt, key,
-                         st.conf[C_WORLDS])
+    nw = evaluate_before(P, n, tables, deal, b, r, seat, step, own, n_opt, key, st.conf[C_WORLDS])
     if nw == 0:
         return choice
     flags = FLAG_QUINOLA if (own & QUINOLA_BIT) != np.uint64(0) else 0
@@ -242,7 +245,8 @@ def _luck(rules, n, sit_out, seats, dealt, d, key, state, lk, ws, luck):
 def review_matches_nb(rules, n_seats, sit_out, seats, seed, policy_seeds, constraint, reviewer, conf0, out):
     """Play and review matches ``conf0[C_FIRST] ..`` (``conf0[C_MATCHES]`` of them, ``conf0[C_DEALS]`` deals each)
     into ``out`` (:class:`ReviewOut`). ``conf0``: ``C_REVIEWED`` the reviewed seats' bit mask, ``C_WORLDS``,
-    ``C_FOLLOW``, ``C_ONLY_DEAL`` the one deal to review or -1, ``C_PER_DEAL`` the most decisions a deal can hold;
+    ``C_FOLLOW`` (:data:`FOLLOW_CARDS`, :data:`FOLLOW_BEFORE`), ``C_ONLY_DEAL`` the one deal to review or -1,
+    ``C_PER_DEAL`` the most decisions a deal can hold;
     ``reviewer``: the rollout policy (a one-seat :class:`~reversis_sim.kernel.layout.Seats`); the other arguments
     as :func:`.match.play_matches_nb`'s. Deal by deal the matches are those of a run with the same seats, unless
     the reviewed seats follow the reviewer's best."""

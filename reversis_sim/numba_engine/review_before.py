@@ -288,12 +288,13 @@ def declaration_options(P, cards):
 
 
 @njit_nrt_free
-def evaluate_before(P, n, sit_out, tables, real, seats, b, r, seat, step, own, n_opt, key, n_worlds):
+def evaluate_before(P, n, tables, real, b, r, seat, step, own, n_opt, key, n_worlds):
     """Play out each of the ``n_opt`` options in ``r.cards`` (a :class:`~reversis_sim.policies.review_nb.Review`)
     of ``seat``'s decision at ``step`` in ``n_worlds`` worlds drawn with ``key`` and in the true deal, into
-    ``r.values`` (the rows of :func:`~reversis_sim.policies.review_nb.summarize`); ``seats``: the rollout policy
-    in every seat. Returns the worlds drawn."""
-    values = r.values
+    ``r.values`` (the rows of :func:`~reversis_sim.policies.review_nb.summarize`), the rollout policy
+    ``r.ws.seats`` in every seat (a table of five seats is one whose dealer sits out). Returns the worlds drawn."""
+    values, seats = r.values, r.ws.seats
+    sit_out = n == MAX_SEATS
     nw = 0
     for w in range(min(n_worlds, MAX_WORLDS) + 1):
         truth = w == min(n_worlds, MAX_WORLDS)

@@ -56,6 +56,8 @@ from .review import (
     DI_SLOT,
     DI_TRICK,
     DI_VERDICT,
+    FOLLOW_BEFORE,
+    FOLLOW_CARDS,
     ReviewOut,
     review_matches_five,
     review_matches_four,
@@ -84,15 +86,20 @@ class Reviewed:
     deals: dict[str, np.ndarray]
 
 
+FOLLOW = {"cards": FOLLOW_CARDS, "before": FOLLOW_BEFORE}
+"""``follow_best`` by name: the reviewer's best card only, or its best exchange and declaration only."""
+
+
 def review_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, first_match: int, n_matches: int,
-                   reviewed: Sequence[int], worlds: int, rollout: PolicySpec | str, follow_best: bool = False,
+                   reviewed: Sequence[int], worlds: int, rollout: PolicySpec | str, follow_best: bool | str = False,
                    only_deal: int | None = None, keep_options: bool = False, luck_samples: int = 0,
                    match_deals: int | None = None,
                    threads: int | None = None, policy_seeds: Sequence[int] | None = None,
                    deals: Deals | None = None) -> Reviewed:
     """Play matches ``first_match ..`` as :func:`.batch.play_matches` does and review the decisions of the
     seats ``reviewed``: each option valued in ``worlds`` worlds by ``rollout`` (a heuristic in every seat of the
-    rollouts), and in the true deal. ``follow_best``: the reviewed seats play the reviewer's best option;
+    rollouts), and in the true deal. ``follow_best``: the reviewed seats take the reviewer's best option (True;
+    ``"cards"``: its best card only; ``"before"``: its best exchange and declaration only, the cards their own);
     ``only_deal``: review that deal of each match only (the match is played up to it and stops);
     ``keep_options``: keep every option's value (one deal); ``luck_samples``: deals dealt again per reviewed seat
     and deal to measure the luck of its hand (:func:`.review._luck`; 0: none)."""
@@ -117,7 +124,10 @@ def review_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int
     conf = np.zeros(C_LEN, np.int64)
     conf[C_REVIEWED] = sum(1 << s for s in reviewed)
     conf[C_WORLDS] = int(worlds)
-    conf[C_FOLLOW] = int(bool(follow_best))
+    conf[C_FOLLOW] = FOLLOW.get(follow_best, 0) if isinstance(follow_best, str) else (
+        FOLLOW_CARDS | FOLLOW_BEFORE if follow_best else 0)
+    if isinstance(follow_best, str) and follow_best not in FOLLOW:
+        raise ValueError(f"follow_best must be True, False or one of {sorted(FOLLOW)}, got {follow_best!r}")
     conf[C_ONLY_DEAL] = -1 if only_deal is None else int(only_deal)
     conf[C_PER_DEAL] = per_deal
     conf[C_FIRST], conf[C_MATCHES], conf[C_DEALS] = int(first_match), int(n_matches), n_deals
