@@ -254,8 +254,8 @@ def test_rating_bands_are_spaced_one_two_four_and_place_the_ladder():
 
     bounds = [b for b, _ in RATING_BANDS[:-1]]
     assert all(b2 == 2 * b1 for b1, b2 in zip(bounds, bounds[1:]))
-    assert [rating(x) for x in (-0.58, 0.36, 1.13, 1.87, 2.94, 5.99)] == [
-        "search-class", "search-class", "expert", "advanced", "beginner", "beginner"]
+    assert [rating(x) for x in (1.32, 2.09, 2.85, 3.27, 4.94, 7.19, 8.00)] == [  # docs/review.md's ladder
+        "search-class", "expert", "expert", "advanced", "advanced", "beginner", "beginner"]
     assert rating(None) is None and rating(bounds[0]) == "expert"  # a bound belongs to the band above it
 
 

@@ -15,12 +15,13 @@ THRESHOLDS = {"?!": 5.0, "?": 10.0, "??": 20.0}
 
 MARK_NAMES = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
 
-RATING_BANDS = ((0.7, "search-class"), (1.4, "expert"), (2.8, "advanced"), (float("inf"), "beginner"))
-"""A player's rating by its error rate (fish lost per non-forced decision), each band's upper bound, spaced 1:2:4
-as the marks are, and set in the gaps of the ladder of docs/review.md (parlett, a table of ``tuned``, the default
-16 worlds of ``tuned`` rollouts): the searches below the first bound (16 worlds -0.58, 4 worlds 0.36), ``tuned``
-and ``avoid`` with its ``bold`` and ``saver`` presets in the second (1.13-1.26), ``cautious`` and ``hunter`` in the
-third (1.58, 1.87), the presets tuned for other rules, ``random`` and ``lowest`` in the last (2.94-5.99)."""
+RATING_BANDS = ((1.5, "search-class"), (3.0, "expert"), (6.0, "advanced"), (float("inf"), "beginner"))
+"""A player's rating by its error rate (fish lost per non-forced decision: the exchange, the declaration and the
+cards), each band's upper bound, spaced 1:2:4 as the marks are, and set in the gaps of the ladder of
+docs/review.md (parlett, a table of ``tuned``, the default 16 worlds of ``tuned`` rollouts): the searches below
+the first bound (4 worlds 1.32, 16 worlds lower), ``tuned`` and ``avoid`` with its ``bold`` and ``saver`` presets in
+the second (2.09-2.85), ``cautious``, ``hunter`` and ``tuned_modern`` in the third (3.27-4.94), ``random``,
+``tuned_serbian`` and ``lowest`` in the last (7.19-8.00)."""
 
 KINDS = {0: "exchange", 1: "declaration", 2: "lead", 3: "follow", 4: "discard"}
 """A decision's kind by its code (:mod:`reversis_sim.numba_engine.review`): the talon exchange (keep the hand, or
