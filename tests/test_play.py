@@ -13,6 +13,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from reversis_sim import cards as C
 from reversis_sim.play.human import CardError, Screen, parse_card, refusal
 from reversis_sim.play.session import HUMAN, read_records
 from reversis_sim.rules import PRESETS
@@ -86,7 +87,7 @@ def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
     child.sendline(_legal(child)[0])
     _play_out(child)
     child.expect("Review of S1")
-    child.expect(r"S1 +\d+ of 11 decisions not forced, lost")
+    child.expect(r"S1 +\d+ of 12 decisions not forced, lost")
     child.expect(r"Duplicate +the same cards with tuned in your seat")
     child.expect("Running fish")
     child.expect("Saved 1 deal to")
@@ -101,6 +102,10 @@ def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
     from reversis_sim.reference import settle_record
 
     assert settle_record(record, rules_of(record)) == record  # refereed: the engine settles it the same
+    from reversis_sim.play.verdict import review_record
+
+    (keep,) = [x for x in review_record(record, [1], worlds=16)["decisions"] if x["kind"] == "exchange"]
+    assert keep["played"] == "keep" and keep["options"][0]["card"] == "keep" and len(keep["options"]) >= 3
 
 
 def test_ctrl_c_mid_deal_keeps_the_finished_deals_and_says_so(tmp_path):
@@ -139,23 +144,60 @@ def test_the_end_of_input_ends_the_game_cleanly(tmp_path):
     assert read_records(tmp_path / "games") == []
 
 
-def test_the_review_from_a_record_gives_reviews_numbers_on_a_bots_deal():
+@pytest.mark.parametrize("preset, seed, deal", [("parlett", 5, 2), ("serbian", 3, 1), ("modern", 11, 0)])
+def test_the_review_from_a_record_gives_reviews_numbers_on_a_bots_deal(preset, seed, deal):
     """The person's decisions are reviewed from the record (play/verdict.py): on a deal the bots played, that
     review equals ``review``'s (which plays the deal again in the numba engine) decision for decision, to the
-    digit: the same views, the same worlds, the same rollouts (the card decisions: ``review`` may value the exchange
-    and the declaration too)."""
+    digit: the same views, the same worlds, the same rollouts, the exchange and the declaration as well as the
+    cards (serbian takes before it discards, F3.2; modern names the declaration's goal)."""
     from reversis_sim.play.verdict import review_record
     from reversis_sim.policies import parse_spec
     from reversis_sim.review.one_deal import review_deal
     from reversis_sim.review.settings import review_settings
 
-    seats = [parse_spec("tuned"), parse_spec("avoid"), parse_spec("tuned"), parse_spec("random")]
-    settings = review_settings(4, seats, [1, 3], 16, "tuned", 0)
-    theirs = review_deal(PARLETT, seats, seed=5, match=0, deal=2, settings=settings)
-    mine = review_record(theirs["record"], [1, 3], worlds=16, rules=PARLETT)
-    cards = [x for x in theirs["decisions"] if x["kind"] in ("lead", "follow", "discard")]  # its card decisions
-    assert len(mine["decisions"]) >= 8
-    assert mine["decisions"] == cards
+    rules = PRESETS[preset]
+    seats = [parse_spec(x) for x in ("tuned", "avoid", "tuned", "random")]
+    reviewed = [0, 1, 2, 3]
+    settings = review_settings(4, seats, reviewed, 16, "tuned", 0)
+    theirs = review_deal(rules, seats, seed=seed, match=0, deal=deal, settings=settings)
+    mine = review_record(theirs["record"], reviewed, worlds=16, rules=rules)
+    kinds = {x["kind"] for x in mine["decisions"]}
+    assert ("exchange" in kinds) == (rules.talon_mode != "none") and len(mine["decisions"]) >= 24
+    assert sorted(mine["decisions"], key=_order) == sorted(theirs["decisions"], key=_order)
+    assert [s["decisions"] for s in mine["seats"]] == [s["decisions"] for s in theirs["seats"]]
+
+
+def test_a_declaration_is_reviewed_from_the_record():
+    """A seat eligible for the espagnolette has its declaration reviewed from the record as ``review`` reviews it
+    (the first deal of a modern match where a bot is eligible)."""
+    from reversis_sim.engines import get_engine
+    from reversis_sim.game import espagnolette_eligible
+    from reversis_sim.play.verdict import review_record
+    from reversis_sim.policies import parse_spec
+    from reversis_sim.review.one_deal import review_deal
+    from reversis_sim.review.settings import review_settings
+
+    rules = PRESETS["modern"]
+    seats = [parse_spec("tuned")] * 4
+    engine = get_engine("numba")
+    for seed in range(400):
+        record = engine.deal_record(rules, seats, seed=seed, match=0, deal=0)
+        eligible = [s for s in range(4) if espagnolette_eligible(rules, [C.parse(c) for c in record["hands"][s]])]
+        if eligible:
+            break
+    assert eligible, "no eligible hand in 400 deals"
+    settings = review_settings(4, seats, eligible, 16, "tuned", 0)
+    theirs = review_deal(rules, seats, seed=seed, match=0, deal=0, settings=settings)
+    mine = review_record(theirs["record"], eligible, worlds=16, rules=rules)
+    decl = [x for x in mine["decisions"] if x["kind"] == "declaration"]
+    assert len(decl) == 1 and {o["card"] for o in decl[0]["options"]} == {"pass", "declare lose_all",
+                                                                         "declare win_all"}
+    assert sorted(mine["decisions"], key=_order) == sorted(theirs["decisions"], key=_order)
+
+
+def _order(x: dict) -> tuple:
+    return (x["seat"], x["trick"], x["kind"] not in ("exchange", "declaration"), x["kind"] == "declaration",
+            x["position"])
 
 
 class _Typist:

@@ -351,3 +351,35 @@ def working(call, *args, **kwargs):
     engine compiles first (:func:`compiling_notice`)."""
     with compiling_notice():
         return interruptible(call, *args, **kwargs)
+
+
+DEALING_OPTIONS = ("rules", "rule_overrides", "seed", "match", "seat_specs", "engine", "predeal", "where")
+"""The options that name a deal to deal anew, which ``--record`` (the deals of a file) replaces."""
+
+
+def kept_records(ctx: click.Context, path, index: int | None) -> list[dict]:
+    """The records of ``--record FILE`` (the ``index``-th, or every one), each refereed (the reference engine plays
+    its cards again and settles it the same): a sentence and exit status 2 for a file that is not one of deal
+    records, an index out of range, a dealing option given beside it, a record that does not replay."""
+    from click.core import ParameterSource
+
+    from ..play.records import RecordFileError, read_deal_records, refereed
+
+    given = [p.opts[0] for p in ctx.command.params
+             if p.name in DEALING_OPTIONS and ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE]
+    if given:
+        raise click.UsageError(f"--record reads the deals kept in {path}, with their rules, seats and keys; "
+                               f"{', '.join(given)} name{'s' if len(given) == 1 else ''} a deal to deal anew: give one "
+                               f"or the other")
+    try:
+        records, torn = read_deal_records(path)
+        if torn:
+            click.echo(f"note: the last line of {path} was cut short (a crash while it was written); it is left out",
+                       err=True)
+        if index is not None and not 0 <= index < len(records):
+            raise RecordFileError(f"{path} holds {len(records)} deal record{'s' if len(records) != 1 else ''}: "
+                                  f"--deal 0 to {len(records) - 1} (0 the first)")
+        chosen = list(enumerate(records)) if index is None else [(index, records[index])]
+        return [refereed(record, f"{path}, record {i}") for i, record in chosen]
+    except RecordFileError as e:
+        raise click.BadParameter(str(e), param_hint="'--record'") from None

@@ -19,6 +19,7 @@ from .options import (
     fail,
     folder_errors,
     interruptible,
+    kept_records,
     matches_of,
     on_cluster,
     policy_spec,
@@ -69,11 +70,15 @@ from .options import (
 @click.option("--figures/--no-figures", default=True, show_default=True,
               help="Many deals: draw the loss by trick and kind into OUT/figures/.")
 @scheduler_option
+@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Review the deals kept in FILE (a games file of 'play --out', or what replay wrote) from their "
+                   "records: each refereed, then the person's seats (or --review-seat; every seat where bots played "
+                   "them all) reviewed; --deal K: its K-th record. No luck of the hand (it deals the hand again).")
 @with_constraint_options
 @click.pass_context
 def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_seats, policy, field, n_deals, out,
-           resume, force, threads, worlds, rollout, luck_samples, fmt, ascii_, quiet, figures, scheduler, predeal,
-           where):
+           resume, force, threads, worlds, rollout, luck_samples, fmt, ascii_, quiet, figures, scheduler, record_file,
+           predeal, where):
     """Why a player loses fish. One deal (--deal): every decision of the reviewed seats (the exchange: keep or which
     card to discard; the declaration; each card), each option valued in fish from what the seat knew at that moment
     (worlds consistent with its information, the same worlds for every option), the best, the loss with its
@@ -87,15 +92,19 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
       reversis-sim review --rules parlett --seed 7 --match 0 --deal 3 --seat tuned --review-seat 0
       reversis-sim review --policy avoid --field tuned --deals 12000 --seed 1 --out results/review_avoid
       reversis-sim review --policy tuned --deals 120000 --seed 2 --scheduler local:2
+      reversis-sim review --record games/games.jsonl --deal 0
     """
     from ..review.settings import review_settings
 
+    if ascii_ and fmt != "text":
+        raise click.UsageError("--ascii chooses the suits of the text review; add --format text")
+    if record_file is not None:
+        return _review_records(ctx, record_file, deal, review_seats, worlds, rollout, luck_samples, fmt, ascii_,
+                               policy is not None or scheduler is not None)
     rules = with_rule_overrides(rules, rule_overrides)
     if (policy is None) == (deal is None):
         raise click.UsageError("give --deal D (review one deal) or --policy SPEC (review a player over many "
                                "deals), one of the two")
-    if ascii_ and fmt != "text":
-        raise click.UsageError("--ascii chooses the suits of the text review; add --format text")
     if policy is not None:
         return _review_player(ctx, rules, policy, field, n_deals, seed, out, resume, force, threads, worlds,
                               rollout, 16 if luck_samples is None else luck_samples, fmt, quiet, figures,
@@ -124,6 +133,40 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
         except ValueError as e:  # a parlett_simple match that ended before this deal, a rule set the engine refuses
             fail(e)
     click.echo(json.dumps(result) if fmt == "json" else review_text(result, ascii=ascii_))
+
+
+def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_samples, fmt, ascii_, many):
+    """``review --record FILE``: the kept deals reviewed from their records (:mod:`reversis_sim.play.verdict`)."""
+    if many:
+        raise click.UsageError("--record reviews the deals kept in a file; --policy and --scheduler review a player "
+                               "over deals dealt anew: give one or the other")
+    if luck_samples:
+        raise click.UsageError("--luck-samples deals the hand again by the seat's policy; a kept deal's record "
+                               "cannot (a person is not a policy): leave it out with --record")
+    if fmt == "csv":
+        raise click.UsageError("--format csv is the table of a review over many deals (--policy); --record prints "
+                               "text or json")
+    if not 1 <= worlds <= MAX_WORLDS:
+        raise click.BadParameter(f"{worlds} worlds: give 1 to {MAX_WORLDS}", param_hint="'--worlds'")
+    records = kept_records(ctx, path, index)
+    from ..play.records import people
+    from ..play.verdict import review_record
+    from ..review.one_deal import review_text
+
+    reviews = []
+    with compiling_notice():
+        for record in records:
+            n = len(record["seats"])
+            bad = [s for s in review_seats if not 0 <= s < n]
+            if bad:
+                raise click.BadParameter(f"seat {bad[0]} is out of range: the deal has seats 0..{n - 1}",
+                                         param_hint="'--review-seat'")
+            seats = sorted(set(review_seats)) or people(record)
+            reviews.append(interruptible(review_record, record, seats, worlds=worlds, rollout=rollout))
+    if fmt == "json":
+        click.echo("\n".join(json.dumps(r) for r in reviews))
+    else:
+        click.echo("\n\n".join(review_text(r, ascii=ascii_) for r in reviews))
 
 
 def _review_player(ctx, rules, policy, field, n_deals, seed, out, resume, force, threads, worlds, rollout,

@@ -25,6 +25,7 @@ from .options import (
     deals_from,
     fail,
     folder_errors,
+    kept_records,
     on_cluster,
     rule_option,
     rules_option,
@@ -54,8 +55,14 @@ from .options import (
               help="json: the deal record; text: the deal as a diagram (hands by suit, the exchange, the tricks, "
                    "what moved, the fish).")
 @click.option("--ascii", "ascii_", is_flag=True, help="With --format text: suits as S H D C, no Unicode.")
+@click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Replay the deal records of FILE (a games file of 'play --out', or what replay wrote) instead of "
+                   "dealing anew: each is played again card by card by the reference engine and must settle the "
+                   "same; --deal K: its K-th record (0 the first).")
 @with_constraint_options
-def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine, fmt, ascii_, predeal, where):
+@click.pass_context
+def replay(ctx, rules, rule_overrides, seed, match, deal, seat_specs, indent, engine, fmt, ascii_, record_file,
+           predeal, where):
     """Print the deal record (RULES.md Appendix A) of one deal as JSON, or of every deal of a match, one JSON
     object per line, in order; or, with --format text, each deal as a diagram a card player reads. Any deal is
     reproduced from (rules, seats, seed, match, deal) alone.
@@ -64,18 +71,25 @@ def replay(rules, rule_overrides, seed, match, deal, seat_specs, indent, engine,
     Example:
       reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat random
       reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat tuned --format text
+      reversis-sim replay --record games/games.jsonl --deal 0 --format text
     """
     from ..engines import get_engine
 
+    if indent is not None and fmt == "text":
+        raise click.UsageError("--indent pretty-prints the JSON record; it has no meaning with --format text")
+    if ascii_ and fmt == "json":
+        raise click.UsageError("--ascii chooses the suits of the text diagram; add --format text")
+    if record_file is not None:
+        for i, record in enumerate(kept_records(ctx, record_file, deal)):
+            if fmt == "text" and i:
+                click.echo("")
+            click.echo(_shown(record, fmt, indent, ascii_))
+        return
     rules = with_rule_overrides(rules, rule_overrides)
     seats = seats_of(rules, seat_specs)
     if deal is not None and not 0 <= deal < rules.match_deals:
         raise click.BadParameter(f"deal {deal} is out of range: a {rules.name} match has {rules.match_deals} deals "
                                  f"(0..{rules.match_deals - 1})", param_hint="'--deal'")
-    if indent is not None and fmt == "text":
-        raise click.UsageError("--indent pretty-prints the JSON record; it has no meaning with --format text")
-    if ascii_ and fmt == "json":
-        raise click.UsageError("--ascii chooses the suits of the text diagram; add --format text")
     play = get_engine(engine)
     try:
         play.check(rules)

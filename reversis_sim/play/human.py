@@ -102,6 +102,14 @@ class HumanSeat:
     def _ask(self, prompt: str) -> str:
         return self.screen.ask(prompt).strip()
 
+    def _card(self, answer: str, rules) -> int | None:
+        """The card ``answer`` names, or None once the screen has said why it names none."""
+        try:
+            return parse_card(answer, rules)
+        except CardError as e:
+            self.screen.say(f"  {e}.")
+            return None
+
     def exchange(self, view: SeatView) -> int | None:
         """R13-R14 (F3.2 under ``take_then_discard``): the card to discard, or None to keep the hand."""
         s, r = self.screen, view.rules
@@ -124,10 +132,8 @@ class HumanSeat:
             if answer in ("?", "help"):
                 s.say("Any card of your hand: " + s.cards(view.hand) + ("" if must else "; or keep"))
                 continue
-            try:
-                card = parse_card(answer, r)
-            except CardError as e:
-                s.say(f"  {e}.")
+            card = self._card(answer, r)
+            if card is None:
                 continue
             if card not in view.hand:
                 s.say(f"  You do not hold {s.card(card)}: discard a card of your hand ({'R13' if must else 'R14'}).")
@@ -174,10 +180,8 @@ class HumanSeat:
                 for line in (self.hint(view, legal) if self.hint else ["No hint at this table."]):
                     s.say(line)
                 continue
-            try:
-                card = parse_card(answer, r)
-            except CardError as e:
-                s.say(f"  {e}.")
+            card = self._card(answer, r)
+            if card is None:
                 continue
             why = refusal(card, view.hand, legal, r, view.trick_index, view.current, s)
             if why:

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import cards as C
 from .. import keys as K
+from ..game.vocabulary import espagnolette_eligible
 from ..kernel.compiled import (
     MAX_SEATS,
     P_COMMIT_AFTER,
@@ -34,7 +35,16 @@ from ..kernel.compiled import (
     T_TALON_POINTS,
     compile_rules,
 )
-from ..kernel.layout import COL_PARTY_VALUE, H_LEAD, Seats, alloc
+from ..kernel.layout import (
+    COL_DEALER,
+    COL_DOUBLE_ANTE,
+    COL_PARTY_VALUE,
+    COL_POOL_BEFORE,
+    H_LEAD,
+    H_NOW,
+    Seats,
+    alloc,
+)
 from ..kernel.view import (
     V_CUR,
     V_DEALER,
@@ -59,6 +69,14 @@ from ..kernel.view import (
     V_TRICK,
     new_view,
 )
+from ..numba_engine.review import BEFORE_SALT
+from ..numba_engine.review_before import (
+    DECLARATION,
+    before_scratch,
+    declaration_options,
+    evaluate_before,
+    exchange_options,
+)
 from ..policies import PolicySpec, parse_spec
 from ..policies.dispatch import uses_draws
 from ..policies.review_nb import (
@@ -77,10 +95,12 @@ from ..policies.review_nb import (
     summarize,
 )
 from ..reference.table import legal_cards, playing_order
-from ..review.marks import KINDS, THRESHOLDS, mark, situations
+from ..review.marks import KEEP, KINDS, THRESHOLDS, mark, option_name, situations
+from ..review.one_deal import decisions_taken
 from ..rules import Rules
+from .records import rules_of
 
-KIND_LEAD, KIND_FOLLOW, KIND_DISCARD = 2, 3, 4  # review.marks.KINDS' codes
+KIND_EXCHANGE, KIND_DECLARATION, KIND_LEAD, KIND_FOLLOW, KIND_DISCARD = 0, 1, 2, 3, 4  # review.marks.KINDS' codes
 FLAG_QUINOLA, FLAG_VOID, FLAG_REVERSIS, FLAG_LAST_TWO = 1, 2, 4, 8  # review.marks.SITUATIONS' bits
 DRAW_SLOTS = (K.TAKE, K.DISCARD, K.DECLARE, K.GOAL)
 
@@ -90,11 +110,6 @@ def extend(h: int, part: int) -> int:
     return K.mix64(((h ^ part) + K.GAMMA) & K.M64)
 
 
-def rules_of(record: dict) -> Rules:
-    """The rule set a record was played under (its ``rules`` name and resolved ``rules_params``)."""
-    return Rules.from_params(record["rules"], record["rules_params"])
-
-
 class Decision:
     """One card decision of a record, as the seat saw it: ``seat``, 0-based ``trick``, ``position`` in the trick,
     its ``hand`` and ``legal`` cards (sorted codes), the ``current`` cards of the trick, the card ``played``."""
@@ -102,6 +117,17 @@ class Decision:
     def __init__(self, seat, trick, position, leader, hand, legal, current, played):
         self.seat, self.trick, self.position, self.leader = seat, trick, position, leader
         self.hand, self.legal, self.current, self.played = hand, legal, current, played
+
+
+class Before:
+    """One decision before the first lead: the ``step``-th exchange (0 the dealer's) or the declaration
+    (``step`` :data:`~reversis_sim.numba_engine.review_before.DECLARATION`), of ``seat``; ``own`` its hand then (with
+    the card it took first, F3.2), ``must`` (it has to discard), the ``option`` taken (a card, ``KEEP``, or a
+    declaration option); ``hands``, ``known``: every seat's hand and known talon card just before the decision."""
+
+    def __init__(self, seat, step, own, must, option, hands, known, talon_points):
+        self.seat, self.step, self.own, self.must, self.option = seat, step, own, must, option
+        self.hands, self.known, self.talon_points = hands, known, talon_points
 
 
 class Reviewer:
@@ -145,6 +171,7 @@ class Reviewer:
         d.row[COL_PARTY_VALUE] = self.cr.params[P_PARTY_BONUS] + sum(int(self.cr.tables[T_TALON_POINTS, c])
                                                                       for c in talon)
         self.view = new_view()
+        self.before_scratch = None
 
     def _talon_known(self) -> list[list[int]]:
         """The talon cards each seat knows (A17): its discard, or the card it looked at and kept out."""
@@ -172,6 +199,89 @@ class Reviewer:
                                         tuple(cards[:k]), card))
                 hands[seat].remove(card)
         return out
+
+    def befores(self, seats: Sequence[int]) -> list[Before]:
+        """The exchanges and the declaration of ``seats``, in the order they were taken (the record's
+        ``exchanges``, then the declaration of the one seat whose hand at the first lead was eligible, R38)."""
+        r, rec = self.rules, self.record
+        take = r.talon_mode == "take_then_discard"
+        hands = [[C.parse(c) for c in h] for h in rec["dealt"]]
+        offered = [None if c is None else C.parse(c) for c in rec["talon_offered"]]
+        known: list[list[int]] = [[] for _ in range(self.n)]
+        points = 0
+        out = []
+        for k, e in enumerate(rec["exchanges"]):
+            s = e["seat"]
+            must = take or s == self.dealer
+            own = hands[s] + ([offered[s]] if take and s != self.dealer else [])
+            option = KEEP if e["discard"] is None else C.parse(e["discard"])
+            if s in seats:
+                out.append(Before(s, k, list(own), must, option, [list(h) for h in hands], [list(x) for x in known],
+                                  points))
+            if must:
+                own.remove(option)
+                talon_card = option
+            elif option == KEEP:
+                talon_card = offered[s]
+            else:
+                own = [c for c in own if c != option] + [offered[s]]
+                talon_card = option
+            hands[s] = own
+            known[s] = [talon_card]
+            points += int(self.cr.tables[T_TALON_POINTS, talon_card])
+        for s in range(self.n):
+            if s in seats and r.espagnolette_enabled and espagnolette_eligible(r, self.lead_hands[s]):
+                option = 0 if self.declarer != s else (2 if self.goal == "win_all" else 1)
+                out.append(Before(s, DECLARATION, list(self.lead_hands[s]), False, option,
+                                  [list(h) for h in self.lead_hands], self.known, points))
+        return out
+
+    def before_verdict(self, d: Before) -> dict | None:
+        """The review of the exchange or declaration ``d`` as ``review`` writes it (None: nothing to choose)."""
+        if self.before_scratch is None:
+            self.before_scratch = before_scratch()
+        b, rv, cr = self.before_scratch, self.scratch, self.cr
+        real = alloc()
+        real.row[COL_DEALER], real.row[COL_POOL_BEFORE] = self.dealer, self.record["pool_before"]
+        real.row[COL_DOUBLE_ANTE] = int(bool(self.record.get("double_ante", False)))
+        real.row[COL_PARTY_VALUE] = cr.params[P_PARTY_BONUS] + d.talon_points
+        offered = self.record["talon_offered"]
+        for s in range(self.n):
+            real.hands[H_NOW, s] = np.uint64(C.mask(d.hands[s]))
+            real.known[s] = np.uint64(C.mask(d.known[s]))
+            real.offered[s] = -1 if offered[s] is None else C.parse(offered[s])
+        for j, e in enumerate(self.record["exchanges"][:d.step if d.step < DECLARATION else 0]):
+            real.exch[j, 0] = e["seat"]
+            real.exch[j, 1] = KEEP if e["discard"] is None else C.parse(e["discard"])
+        own = np.uint64(C.mask(d.own))
+        if d.step < DECLARATION:
+            n_opt, kind = exchange_options(own, d.must, d.option, rv.cards, b, self.n, cr.tables), KIND_EXCHANGE
+        else:
+            n_opt, kind = declaration_options(cr.params, rv.cards), KIND_DECLARATION
+        if n_opt < 2:
+            return None
+        b.deal.draws[:self.n] = rv.ws.deal.draws[:self.n]  # the rollout seats' draws, the reviewer's
+        key = extend(extend(self.key0[d.seat], BEFORE_SALT), d.step)
+        nw = int(evaluate_before(cr.params, self.n, cr.tables, real, b, rv, d.seat, d.step, own, n_opt,
+                                 np.uint64(key), self.worlds))
+        if nw == 0:
+            return None
+        out_i, out_f = np.zeros(5, np.int64), np.zeros(F_LEN, np.float64)
+        opts = np.zeros((MAX_OPTIONS, 4), np.float64)
+        summarize(rv, n_opt, nw, d.option, False, out_i, out_f, opts)
+        loss, se = float(out_f[F_LOSS]), float(out_f[F_LOSS_SE])
+        goal = self.rules.espagnolette_goal_choice
+
+        def name(code: float) -> str:
+            return option_name(kind, int(code), goal)
+
+        return {"trick": 0, "seat": d.seat, "position": d.step if d.step < DECLARATION else 0,
+                "kind": KINDS[kind], "situations": situations(FLAG_QUINOLA if C.QUINOLA in d.own else 0),
+                "played": name(d.option), "best": name(out_i[S_BEST]), "value_played": float(out_f[F_VALUE_PLAYED]),
+                "value_best": float(out_f[F_VALUE_BEST]), "loss": loss, "loss_se": se, "mark": mark(loss, se),
+                "hindsight_best": name(out_i[S_H_BEST]), "hindsight_loss": float(out_f[F_H_LOSS]), "worlds": nw,
+                "options": [{"card": name(o[0]), "value": float(o[1]), "se": float(o[2]), "hindsight": float(o[3])}
+                            for o in opts[:n_opt]]}
 
     def fill(self, d: Decision) -> np.ndarray:
         """The seat's view record at decision ``d``, slot by slot as the engines fill it."""
@@ -258,13 +368,15 @@ def review_record(record: dict, seats: Sequence[int], *, worlds: int = 16, rollo
     """The review of ``seats``' card decisions in ``record``, in ``review``'s JSON shape (``record``, ``review``,
     ``decisions``, ``seats``; no luck: see the module docstring)."""
     rv = Reviewer(record, rollout, worlds, rules)
-    decisions = [x for x in (rv.verdict(d) for d in rv.decisions(seats)) if x is not None]
+    before = [rv.before_verdict(d) for d in rv.befores(seats)]
+    cards = [rv.verdict(d) for d in rv.decisions(seats)]
+    decisions = [x for x in before + cards if x is not None]
     per_seat = []
     for s in seats:
         mine = [x for x in decisions if x["seat"] == s]
         total = sum(x["loss"] for x in mine)
-        n_cards = 0 if (rv.rules.dealer_sits_out and record["dealer"] == s) else rv.rules.n_tricks
-        per_seat.append({"seat": s, "policy": record["seats"][s], "decisions": n_cards, "non_forced": len(mine),
+        per_seat.append({"seat": s, "policy": record["seats"][s], "decisions": decisions_taken(rv.rules, record, s),
+                         "non_forced": len(mine),
                          "total_loss": total, "mean_loss": total / len(mine) if mine else 0.0,
                          "marks": {m: sum(1 for x in mine if x["mark"] == m) for m in THRESHOLDS},
                          "fish": int(record["result"]["fish"][s]), "luck": None, "luck_adjusted": None})

@@ -62,7 +62,7 @@ def review_deal(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: 
         total = sum(x["loss"] for x in mine)
         luck = float(out.deals["luck"][last, s])
         fish = int(out.deals["fish"][last, s])
-        per_seat.append({"seat": s, "policy": str(seats[s]), "decisions": _decisions(rules, record, s),
+        per_seat.append({"seat": s, "policy": str(seats[s]), "decisions": decisions_taken(rules, record, s),
                          "non_forced": len(mine),
                          "total_loss": total, "mean_loss": total / len(mine) if mine else 0.0,
                          "marks": {m: sum(1 for x in mine if x["mark"] == m) for m in THRESHOLDS},
@@ -71,7 +71,7 @@ def review_deal(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: 
     return {"record": record, "review": settings.as_dict(), "decisions": decisions, "seats": per_seat}
 
 
-def _decisions(rules: Rules, record: dict, seat: int) -> int:
+def decisions_taken(rules: Rules, record: dict, seat: int) -> int:
     """The decisions seat ``seat`` took in the deal ``record``: a card a trick, its exchange where the preset has a
     talon, its declaration where it could declare; none for a dealer who sits out."""
     if rules.dealer_sits_out and record["dealer"] == seat:

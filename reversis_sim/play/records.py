@@ -1,0 +1,103 @@
+"""Deal records kept in a file, read strictly and refereed: what ``replay --record`` and ``review --record`` read
+(issue 29). The file is a games file of ``play --out`` (one RULES.md Appendix A record a line, in the order played;
+a folder means its ``games.jsonl``), any JSON Lines file of deal records (``replay`` of a whole match writes one), or
+one record as a JSON object (``replay --indent``).
+
+Nothing of a bad file is passed over in silence: a line that is not a deal record is refused with its line number;
+only a torn last line (a crash while the line was written; ``play`` flushes each record whole) is left out, and
+the reader says so.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..reference import settle_record
+from ..rules import Rules, RulesError
+from .session import GAMES, HUMAN
+
+FORMAT = "reversis-deal/1"
+"""The format a deal record names (RULES.md Appendix A)."""
+
+
+class RecordFileError(ValueError):
+    """A file of deal records that cannot be read, or a record that does not replay; its message is one sentence
+    naming the file (and the line or record)."""
+
+
+def read_deal_records(path: Path) -> tuple[list[dict], bool]:
+    """The deal records of ``path`` in order, and whether a torn last line was left out."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / GAMES
+    if not path.exists():
+        raise RecordFileError(f"{path} does not exist: give a file of deal records (a games file of 'play --out', "
+                              f"or the output of 'replay')")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordFileError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    lines = [(i + 1, line) for i, line in enumerate(text.splitlines()) if line.strip()]
+    if len(lines) > 1 and lines[0][1].strip() == "{":  # one record written whole over many lines (replay --indent)
+        try:
+            whole = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordFileError(f"{path}, line {e.lineno}: not a JSON deal record ({e.msg})") from None
+        return [_checked(whole, path, "its record")], False
+    out, torn = [], False
+    for j, (number, line) in enumerate(lines):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            if j == len(lines) - 1 and not text.endswith("\n"):
+                torn = True  # the last line, cut short while it was written
+                continue
+            raise RecordFileError(f"{path}, line {number}: not a JSON deal record ({e.msg} at column {e.colno})") \
+                from None
+        out.append(_checked(record, path, f"line {number}"))
+    if not out:
+        raise RecordFileError(f"{path} holds no deal record")
+    return out, torn
+
+
+def _checked(record: object, path: Path, where: str) -> dict:
+    """``record`` if it names the deal record's format and its rules; a sentence otherwise."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise RecordFileError(f"{path}, {where}: not a deal record (a JSON object whose format is {FORMAT!r}, "
+                              f"RULES.md Appendix A)")
+    for field in ("rules", "rules_params", "dealt", "tricks", "result"):
+        if field not in record:
+            raise RecordFileError(f"{path}, {where}: the deal record has no {field!r}")
+    return record
+
+
+def rules_of(record: dict) -> Rules:
+    """The rule set a record was played under (its ``rules`` name and resolved ``rules_params``)."""
+    return Rules.from_params(record["rules"], record["rules_params"])
+
+
+def refereed(record: dict, where: str) -> dict:
+    """``record`` once the reference engine has played its cards again and settled every chip the same (A:
+    the audit trail); otherwise a sentence naming ``where`` and the first field that differs, or the illegal
+    play."""
+    try:
+        rules = rules_of(record)
+        again = settle_record(record, rules)
+    except (RulesError, TypeError, KeyError) as e:
+        raise RecordFileError(f"{where}: its rules cannot be read ({e})") from None
+    except (ValueError, IndexError) as e:  # an illegal play (IllegalPlay), a card not in the hand
+        raise RecordFileError(f"{where} does not replay: {e}") from None
+    if again != record:
+        field = next((k for k in again if again[k] != record.get(k)), None) or \
+            next(k for k in record if k not in again)
+        raise RecordFileError(f"{where} does not replay: its {field!r} is not what the reference engine settles "
+                              f"from its cards ({json.dumps(record.get(field))[:80]} recorded, "
+                              f"{json.dumps(again.get(field))[:80]} settled)")
+    return record
+
+
+def people(record: dict) -> list[int]:
+    """The seats a person played (named ``human``); every seat where the bots played them all."""
+    mine = [s for s, name in enumerate(record["seats"]) if name == HUMAN]
+    return mine or list(range(len(record["seats"])))
