@@ -31,6 +31,7 @@ import logging
 import os
 import re
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
@@ -200,7 +201,8 @@ class Cluster:
     def close(self) -> None:
         """Close the client (and stop a local cluster's workers); quiet when the scheduler is already gone."""
         try:
-            self.client.close()
+            if self.client is not None:
+                self.client.close()
             if self.local is not None:
                 self.local.close()
         except Exception:  # noqa: BLE001 - a lost scheduler or worker: nothing is left to close
@@ -350,19 +352,40 @@ def _allowed_failures() -> int:
     return int(dask.config.get("distributed.scheduler.allowed-failures", 3)) + 1
 
 
-@contextmanager
-def _sigint_ignored():
-    """Ignore Ctrl-C (SIGINT) while worker processes are spawned: they inherit it, so a Ctrl-C in the terminal stops
-    the client, which stops its workers, instead of printing every worker's traceback."""
+def _forkserver_ignoring_sigint() -> None:
+    """Start this process's multiprocessing fork server with Ctrl-C (SIGINT) ignored, for the local workers to be
+    forked from: they inherit it ignored, so a Ctrl-C in the terminal stops the client, which stops its workers,
+    instead of printing every worker's traceback. Only the fork server's own start ignores Ctrl-C here (a few
+    milliseconds): ignoring it for the whole start of the workers (seconds) lost a Ctrl-C pressed meanwhile, and
+    the client went on with the whole run."""
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():  # signals belong to the main thread
+        forkserver.ensure_running()
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: leave the signals alone
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@contextmanager
+def _sigint_deferred():
+    """Hold a Ctrl-C (SIGINT) pressed while the block runs and raise it after: dask cannot be interrupted halfway
+    through starting its workers (it leaves them half started, and their finalizers print tracebacks), so the
+    workers are let start, then the caller stops them and stops."""
+    if threading.current_thread() is not threading.main_thread():  # signals belong to the main thread
         yield
         return
+    pressed = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+    if pressed:
+        raise KeyboardInterrupt
 
 
 def connect(address: str, *, timeout: float = CONNECT_TIMEOUT_S, quiet: bool = False) -> Cluster:
@@ -379,16 +402,23 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT_S, quiet: bool = F
         for name in ["distributed", *logging.root.manager.loggerDict]:
             if name.split(".")[0] == "distributed":
                 logging.getLogger(name).setLevel(logging.CRITICAL)
-    local = None
+    local = client = None
     if n is not None:
+        import dask
+
         try:
-            with _sigint_ignored():
+            _forkserver_ignoring_sigint()
+            with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}), \
+                    _sigint_deferred():  # the workers are forked from the fork server: they ignore it anyway
                 local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                                      silence_logs=logging.CRITICAL if quiet else logging.WARNING)
+                client = Client(local, timeout=timeout)
+        except KeyboardInterrupt:  # pressed while the workers started: stop them, then stop
+            Cluster(client, local, address).close()
+            raise
         except Exception as e:  # noqa: BLE001 - whatever kept a worker process from starting
             raise ClusterError(f"local:{n}: the worker processes could not start ({type(e).__name__}: {e}); "
                                f"check that 'python -c \"import reversis_sim\"' works in this environment") from None
-        client = Client(local, timeout=timeout)
         address = f"local:{n}"
     else:
         try:

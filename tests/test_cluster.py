@@ -311,16 +311,19 @@ def test_a_scheduler_that_goes_away_mid_run_is_one_sentence_and_resume_completes
     _same_files(tmp_path / "here", out)
 
 
-def test_ctrl_c_on_a_local_cluster_stops_at_once_without_the_workers_tracebacks(tmp_path):
+@pytest.mark.parametrize("after", [0.0, 3.0])
+def test_ctrl_c_on_a_local_cluster_stops_at_once_without_the_workers_tracebacks(tmp_path, after):
     """Ctrl-C in a terminal reaches the whole process group (the client and its workers): the workers ignore it
-    and the client stops them, so the user reads one sentence, not a traceback per worker."""
+    and the client stops them, so the user reads one sentence, not a traceback per worker. Pressed while the
+    workers are still starting (``after`` 0: as soon as their processes exist) it is not lost either: the client
+    stopped ignoring it once its fork server was up (it went on with the whole run before)."""
     proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", "compare", "--candidate", "tuned", "--baseline",
                              "avoid", "--deals", "24000000", "--scheduler", "local:2"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None and _children(proc.pid) < 2:
         time.sleep(0.1)
-    time.sleep(3)  # the workers are playing
+    time.sleep(after)  # 3 s: the workers are playing
     os.killpg(proc.pid, signal.SIGINT)
     stopped = time.monotonic()
     _, err = proc.communicate(timeout=60)
