@@ -30,6 +30,9 @@ PARAMS = (
     switch("count", 1, "H14: count the cards played (0: treat every unseen card as still out)"),
     integer("rev_top", 14, 0, 14, "H10: attempt the reversis when the top cards in hand (the two highest ranks of "
                                   "each suit) plus the tricks already won reach this (above the tricks: never)"),
+    real("q_bare", 8, -20, 40, "H3/H8: at the talon, how much more the J♥ is worth discarding than its points say "
+                               "when at most `guard` low hearts guard it", step=1),
+    real("q_guarded", -4, -20, 40, "H3/H8: the same when more low hearts guard it (below 0: keep it)", step=1),
 )
 """The parameters, in the order of the seat's parameter vector; the kernels read them at the positions below."""
 
@@ -49,6 +52,8 @@ A_BREAK = position(PARAMS, "break")
 A_OPPOSITE = position(PARAMS, "opposite")
 A_COUNT = position(PARAMS, "count")
 A_REV_TOP = position(PARAMS, "rev_top")
+A_Q_BARE = position(PARAMS, "q_bare")
+A_Q_GUARDED = position(PARAMS, "q_guarded")
 
 
 FAMILY = Family("avoid", 2, "the sourced trick-avoidance ideas H1-H14 (duck and unload, shed payment cards, make "

@@ -40,6 +40,8 @@ from .avoid import (
     A_HUNT,
     A_LEAD_PAY,
     A_OPPOSITE,
+    A_Q_BARE,
+    A_Q_GUARDED,
     A_REV_TOP,
     A_REVERSIS,
     A_SAVE_DUMPS,
@@ -217,7 +219,7 @@ def _discard_score(c, hand, strength, points, params):
         score += 6.0 if n <= 3 else 3.0
     if c == C.QUINOLA:
         hearts = count(hand & suit_mask(C.HEARTS)) - 1
-        score += 8.0 if hearts <= params[A_GUARD] else -4.0
+        score += params[A_Q_BARE] if hearts <= params[A_GUARD] else params[A_Q_GUARDED]
     if n <= 2 and s != C.HEARTS:
         score += 2.0  # H3: shorten a side suit towards a void
     return score

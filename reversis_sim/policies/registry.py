@@ -49,6 +49,11 @@ NAMED: dict[str, str] = {
                     "opposite=0,rev_top=11",
     "tuned_serbian": "avoid:unload=0,shed=0,save_dumps=1,lead_pay=1,take=7.25,declare=7,reversis=7,break=11,"
                      "opposite=0,rev_top=6",
+    # tuned, with the exchange the review found it losing most on (issue 28): a J♥ guarded by at most two low hearts
+    # is discarded to the talon before any Ace (q_bare=16; tuned's 8 never let it go while it held an Ace).
+    # +6.93 [+6.64, +7.22] fish a deal in one seat against three tuned (parlett, seed 202, 480,000 deals; chosen
+    # on seed 101); docs/strength.md.
+    "strong": "avoid:unload=0,take=0.25,declare=4,reversis=8,break=9,opposite=0,rev_top=6,q_bare=16",
 }
 
 

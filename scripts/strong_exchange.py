@@ -1,0 +1,90 @@
+"""The `strong` preset (issue 28, route (a)): `tuned` with the one exchange the review found it losing most on, chosen
+on one seed and measured on another.
+
+The review (docs/review.md) put 9.2 fish of `tuned`'s loss on each exchange, 7.3 of them on the exchanges where it
+held the J♥: its discard score (avoid_nb._discard_score) never let a J♥ go while it held an Ace. The avoid family
+gained two parameters for it, the J♥'s discard bonus when at most `guard` low hearts guard it (`q_bare`, 8 in
+`tuned`) and when more do (`q_guarded`, -4). This script sweeps both in one seat against three `tuned` on the
+exploring seed (101), then measures the chosen setting on the confirmation seed (202), which chose nothing, under
+parlett and serbian (modern has no talon: the parameters cannot act there), and the speed of a table of it beside
+`tuned` in the same run.
+
+    python scripts/strong_exchange.py             # about 6 minutes on 2 cores (warm)
+
+Writes results/strong/exchange.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from reversis_sim.bench import measure  # noqa: E402
+from reversis_sim.compare import compare  # noqa: E402
+from reversis_sim.policies import NAMED, parse_seats  # noqa: E402
+from reversis_sim.rules import get_preset  # noqa: E402
+
+OUT = ROOT / "results" / "strong" / "exchange.json"
+EXPLORE_SEED, CONFIRM_SEED = 101, 202
+GRID = {"q_bare": (8, 12, 16, 24, 40), "q_guarded": (-20, -4, 0, 4, 8, 16)}
+BASE = {"parlett": "tuned", "serbian": "tuned_serbian"}
+
+
+def _row(res) -> dict:
+    s = res.summary()
+    return {"gain": s["mean_difference"], **{k: s[k] for k in ("ci_low", "ci_high", "p_value", "n_deals_compared")}}
+
+
+def _vs(rules: str, spec: str, deals: int, seed: int) -> dict:
+    base = BASE[rules]
+    r = get_preset(rules)
+    return _row(compare(r, spec, base, base, n_matches=deals // r.match_deals, seed=seed))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--explore-deals", type=int, default=120_000)
+    ap.add_argument("--confirm-deals", type=int, default=480_000)
+    args = ap.parse_args()
+    t0 = time.time()
+    tuned = NAMED["tuned"]
+    sweep = []
+    for qb in GRID["q_bare"]:
+        for qg in GRID["q_guarded"]:
+            row = {"q_bare": qb, "q_guarded": qg, **_vs("parlett", f"{tuned},q_bare={qb},q_guarded={qg}",
+                                                         args.explore_deals, EXPLORE_SEED)}
+            sweep.append(row)
+            print(f"explore q_bare={qb} q_guarded={qg}: {row['gain']:+.2f} [{row['ci_low']:+.2f}, "
+                  f"{row['ci_high']:+.2f}]", flush=True)
+    best = max(sweep, key=lambda x: (round(x["gain"], 6), -abs(x["q_bare"] - 8) - abs(x["q_guarded"] + 4)))
+    chosen = {"q_bare": best["q_bare"], "q_guarded": best["q_guarded"]}
+    changes = ",".join(f"{k}={v}" for k, v in chosen.items() if v != {"q_bare": 8, "q_guarded": -4}[k])
+    confirm = {}
+    for rules, base in BASE.items():
+        spec = f"{NAMED[base]},{changes}" if changes else NAMED[base]
+        confirm[rules] = {"spec": spec, "baseline": base, **_vs(rules, spec, args.confirm_deals, CONFIRM_SEED)}
+        c = confirm[rules]
+        print(f"confirm {rules}: {c['gain']:+.2f} [{c['ci_low']:+.2f}, {c['ci_high']:+.2f}] over {base}", flush=True)
+    speed = {}
+    parlett = get_preset("parlett")
+    for name in ("tuned", "strong"):
+        speed[name] = measure(parlett, parse_seats([name], 4), 480_000, threads=1,
+                              reference_deals=12)["kernel_core_deals_per_s_1_thread"]
+        print(f"speed {name}: {speed[name]:,.0f} deals/s on one thread", flush=True)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({"explore_seed": EXPLORE_SEED, "confirm_seed": CONFIRM_SEED,
+                               "explore_deals": args.explore_deals, "confirm_deals": args.confirm_deals,
+                               "sweep": sweep, "chosen": chosen, "confirm": confirm,
+                               "kernel_deals_per_s_one_thread": speed, "strong": NAMED["strong"],
+                               "seconds": round(time.time() - t0)}, indent=1) + "\n")
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
