@@ -353,11 +353,9 @@ def _allowed_failures() -> int:
 
 
 def _forkserver_ignoring_sigint() -> None:
-    """Start this process's multiprocessing fork server with Ctrl-C (SIGINT) ignored, for the local workers to be
-    forked from: they inherit it ignored, so a Ctrl-C in the terminal stops the client, which stops its workers,
-    instead of printing every worker's traceback. Only the fork server's own start ignores Ctrl-C here (a few
-    milliseconds): ignoring it for the whole start of the workers (seconds) lost a Ctrl-C pressed meanwhile, and
-    the client went on with the whole run."""
+    """Start the multiprocessing fork server with Ctrl-C (SIGINT) ignored: the local workers forked from it ignore
+    it, so a Ctrl-C stops the client, which stops them, without a traceback per worker. Only these milliseconds
+    ignore it (ignoring it for the workers' whole start lost a Ctrl-C pressed then: the run went on)."""
     from multiprocessing import forkserver
 
     if threading.current_thread() is not threading.main_thread():  # signals belong to the main thread
