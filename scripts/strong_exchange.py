@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from reversis_sim.bench import measure  # noqa: E402
 from reversis_sim.compare import compare  # noqa: E402
-from reversis_sim.policies import NAMED, parse_seats  # noqa: E402
+from reversis_sim.policies import NAMED, parse_seats, parse_spec  # noqa: E402
 from reversis_sim.rules import get_preset  # noqa: E402
 
 OUT = ROOT / "results" / "strong" / "exchange.json"
@@ -62,9 +62,10 @@ def main() -> None:
             sweep.append(row)
             print(f"explore q_bare={qb} q_guarded={qg}: {row['gain']:+.2f} [{row['ci_low']:+.2f}, "
                   f"{row['ci_high']:+.2f}]", flush=True)
-    best = max(sweep, key=lambda x: (round(x["gain"], 6), -abs(x["q_bare"] - 8) - abs(x["q_guarded"] + 4)))
-    chosen = {"q_bare": best["q_bare"], "q_guarded": best["q_guarded"]}
-    changes = ",".join(f"{k}={v}" for k, v in chosen.items() if v != {"q_bare": 8, "q_guarded": -4}[k])
+    now = dict(parse_spec(tuned).params)
+    best = max(sweep, key=lambda x: (round(x["gain"], 6), -sum(abs(x[k] - now[k]) for k in GRID)))  # ties: nearest
+    chosen = {k: best[k] for k in GRID}
+    changes = ",".join(f"{k}={v}" for k, v in chosen.items() if v != now[k])
     confirm = {}
     for rules, base in BASE.items():
         spec = f"{NAMED[base]},{changes}" if changes else NAMED[base]

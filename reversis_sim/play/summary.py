@@ -18,8 +18,9 @@ from ..analysis.intervals import MIN_MATCHES, n_needed, too_few
 from ..analysis.stats import ratio_mean_ci_moments
 from ..policies import parse_spec
 from ..review.marks import THRESHOLDS, rating
+from .records import rules_of
 from .session import DUPLICATE, HUMAN, Game, duplicate, human_seat
-from .verdict import review_record, rules_of
+from .verdict import review_record
 
 KIND = "error_rate"
 LADDER = (

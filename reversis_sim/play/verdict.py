@@ -69,6 +69,7 @@ from ..kernel.view import (
     V_TRICK,
     new_view,
 )
+from ..numba_engine.deal import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..numba_engine.review import BEFORE_SALT
 from ..numba_engine.review_before import (
     DECLARATION,
@@ -231,7 +232,8 @@ class Reviewer:
             points += int(self.cr.tables[T_TALON_POINTS, talon_card])
         for s in range(self.n):
             if s in seats and r.espagnolette_enabled and espagnolette_eligible(r, self.lead_hands[s]):
-                option = 0 if self.declarer != s else (2 if self.goal == "win_all" else 1)
+                option = DECLARE_PASS if self.declarer != s else \
+                    (DECLARE_WIN_ALL if self.goal == "win_all" else DECLARE_LOSE_ALL)
                 out.append(Before(s, DECLARATION, list(self.lead_hands[s]), False, option,
                                   [list(h) for h in self.lead_hands], self.known, points))
         return out
@@ -266,20 +268,28 @@ class Reviewer:
                                  np.uint64(key), self.worlds))
         if nw == 0:
             return None
+        return self._written(n_opt, nw, d.option, kind, FLAG_QUINOLA if C.QUINOLA in d.own else 0, d.seat, 0,
+                             d.step if d.step < DECLARATION else 0)
+
+    def _written(self, n_opt: int, nw: int, played: int, kind: int, flags: int, seat: int, trick: int,
+                 position: int) -> dict:
+        """The verdict of the decision whose ``n_opt`` options were just played out in ``nw`` worlds (the
+        reviewer's scratch holds their results), as ``review`` writes a decision (``trick`` 1-based, 0 before the
+        first lead)."""
         out_i, out_f = np.zeros(5, np.int64), np.zeros(F_LEN, np.float64)
         opts = np.zeros((MAX_OPTIONS, 4), np.float64)
-        summarize(rv, n_opt, nw, d.option, False, out_i, out_f, opts)
+        summarize(self.scratch, n_opt, nw, played, False, out_i, out_f, opts)
         loss, se = float(out_f[F_LOSS]), float(out_f[F_LOSS_SE])
         goal = self.rules.espagnolette_goal_choice
 
         def name(code: float) -> str:
             return option_name(kind, int(code), goal)
 
-        return {"trick": 0, "seat": d.seat, "position": d.step if d.step < DECLARATION else 0,
-                "kind": KINDS[kind], "situations": situations(FLAG_QUINOLA if C.QUINOLA in d.own else 0),
-                "played": name(d.option), "best": name(out_i[S_BEST]), "value_played": float(out_f[F_VALUE_PLAYED]),
-                "value_best": float(out_f[F_VALUE_BEST]), "loss": loss, "loss_se": se, "mark": mark(loss, se),
-                "hindsight_best": name(out_i[S_H_BEST]), "hindsight_loss": float(out_f[F_H_LOSS]), "worlds": nw,
+        return {"trick": trick, "seat": seat, "position": position, "kind": KINDS[kind],
+                "situations": situations(flags), "played": name(played), "best": name(out_i[S_BEST]),
+                "value_played": float(out_f[F_VALUE_PLAYED]), "value_best": float(out_f[F_VALUE_BEST]),
+                "loss": loss, "loss_se": se, "mark": mark(loss, se), "hindsight_best": name(out_i[S_H_BEST]),
+                "hindsight_loss": float(out_f[F_H_LOSS]), "worlds": nw,
                 "options": [{"card": name(o[0]), "value": float(o[1]), "se": float(o[2]), "hindsight": float(o[3])}
                             for o in opts[:n_opt]]}
 
@@ -330,18 +340,7 @@ class Reviewer:
         n_opt, nw = self.options(d, card)
         if n_opt < 2:
             return None
-        out_i, out_f = np.zeros(5, np.int64), np.zeros(F_LEN, np.float64)
-        opts = np.zeros((MAX_OPTIONS, 4), np.float64)
-        summarize(self.scratch, n_opt, nw, card, False, out_i, out_f, opts)
-        loss, se = float(out_f[F_LOSS]), float(out_f[F_LOSS_SE])
-        return {"trick": d.trick + 1, "seat": d.seat, "position": d.position, "kind": KINDS[self.kind(d)],
-                "situations": situations(self.flags(d)), "played": C.name(card),
-                "best": C.name(int(out_i[S_BEST])), "value_played": float(out_f[F_VALUE_PLAYED]),
-                "value_best": float(out_f[F_VALUE_BEST]), "loss": loss, "loss_se": se, "mark": mark(loss, se),
-                "hindsight_best": C.name(int(out_i[S_H_BEST])), "hindsight_loss": float(out_f[F_H_LOSS]),
-                "worlds": nw,
-                "options": [{"card": C.name(int(o[0])), "value": float(o[1]), "se": float(o[2]),
-                             "hindsight": float(o[3])} for o in opts[:n_opt]]}
+        return self._written(n_opt, nw, card, self.kind(d), self.flags(d), d.seat, d.trick + 1, d.position)
 
     def kind(self, d: Decision) -> int:
         if d.position == 0:
