@@ -278,6 +278,8 @@ def test_a_scheduler_that_goes_away_mid_run_is_one_sentence_and_resume_completes
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     out = tmp_path / "there"
+    spec = RunSpec.for_deals(PARLETT, ["avoid"], deals=300 * 12, seed=8, chunk_matches=2)
+    run(spec, tmp_path / "here")  # the run in this process first: its kernel is on disk before the workers start
     args = ["simulate", "--seat", "avoid", "--deals", str(300 * 12), "--seed", "8", "--chunk-matches", "2",
             "--quiet", "--no-figures", "--writer", "client", "--out", str(out), "--scheduler",
             f"tcp://127.0.0.1:{port}"]
@@ -306,8 +308,6 @@ def test_a_scheduler_that_goes_away_mid_run_is_one_sentence_and_resume_completes
     finally:
         _stop(served)
     assert done.returncode == 0, done.stderr[-3000:]
-    spec = RunSpec.for_deals(PARLETT, ["avoid"], deals=300 * 12, seed=8, chunk_matches=2)
-    run(spec, tmp_path / "here")
     _same_files(tmp_path / "here", out)
 
 
