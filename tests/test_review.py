@@ -14,6 +14,8 @@ from reversis_sim.constraints import Deals, parse_predeal
 from reversis_sim.numba_engine.reviewing import review_matches
 from reversis_sim.policies import parse_seats, parse_spec, review_nb
 from reversis_sim.review import review_deal
+from reversis_sim.record import RunError
+from reversis_sim.review.batch import read_review
 from reversis_sim.review.marks import THRESHOLDS, mark
 from reversis_sim.review.settings import MAX_WORLDS, ReviewError, review_settings
 from reversis_sim.rules import PRESETS
@@ -205,6 +207,12 @@ def test_a_player_reviewed_over_many_deals_into_a_resumable_folder(tmp_path):
     assert again.exit_code == 2 and "--resume" in again.output
     resumed = run(*args, "--resume")
     assert resumed.exit_code == 0 and json.loads(resumed.output)["error_rate"] == s["error_rate"]
+    (out / "decisions-00000.parquet").unlink()  # a folder whose tables were not kept (results/ladder in git)
+    with pytest.raises(RunError, match="decisions-00000.parquet.*--resume"):
+        read_review(out)
+    lost = run(*args, "--resume")
+    assert lost.exit_code == 0 and json.loads(lost.output)["error_rate"] == s["error_rate"]  # the chunk redone
+    assert (out / "decisions-00000.parquet").is_file()
     csv = run(*args[:-3], "--resume", "--format", "csv", "--no-figures")
     assert csv.exit_code == 0 and csv.output.startswith("group,key,decisions,error_rate")
     other = run(*[a if a != "random" else "lowest" for a in args], "--resume")

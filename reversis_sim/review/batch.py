@@ -94,10 +94,16 @@ def check_folder(out: Path, job: PlayerReview, *, resume: bool, force: bool) -> 
         if m.get("identity") != json.loads(json.dumps(job.identity())):
             raise RunError(f"{out} holds a review with other settings; --resume continues only the same review "
                            f"(same rules, player, field, deals, seed, worlds, rollout, luck samples)")
-        return sorted(int(k) for k in m.get("chunks_done", []))
+        return [k for k in sorted(int(k) for k in m.get("chunks_done", [])) if not _missing(out, k)]  # redone
     if non_empty and not force:
         raise RunError(f"{out} already holds a review; add --resume to continue it or --force to replace it")
     return []
+
+
+def _missing(out: Path, k: int) -> list[str]:
+    """The files of done chunk ``k`` that are not in ``out`` (the review's tables are not committed with a folder's
+    manifest, results/ladder): such a chunk is reviewed again on ``--resume``."""
+    return [name for name in (f"decisions-{k:05d}.parquet", f"deals-{k:05d}.parquet") if not (out / name).is_file()]
 
 
 def _earlier(out: Path, m: dict) -> str:
@@ -187,6 +193,10 @@ def read_review(out: Path) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
     done = sorted(m.get("chunks_done", []))
     if not done:
         raise RunError(f"{out} holds no reviewed chunk yet; continue it with --resume")
+    missing = [name for k in done for name in _missing(out, k)]
+    if missing:
+        raise RunError(f"{out} has lost {len(missing)} file(s) of its reviewed chunks ({missing[0]} first); review "
+                       f"again with --resume to redo them")
     decisions = pl.concat([pl.read_parquet(out / f"decisions-{k:05d}.parquet") for k in done])
     deals = pl.concat([pl.read_parquet(out / f"deals-{k:05d}.parquet") for k in done])
     return m, decisions, deals
