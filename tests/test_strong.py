@@ -26,9 +26,15 @@ def _discard(spec: str, hand: str) -> str:
     return C.name(int(card))
 
 
-def test_strong_is_tuned_but_for_the_bare_quinola_at_the_talon():
-    tuned, strong = dict(parse_spec("tuned").params), dict(parse_spec("strong").params)
-    assert {k for k in tuned if tuned[k] != strong[k]} == {"q_bare"} and strong["q_bare"] > 14
+@pytest.mark.parametrize("tuned_name, strong_name, changed", [
+    ("tuned", "strong", {"q_bare"}),
+    ("tuned_serbian", "strong_serbian", {"q_bare"}),
+    ("tuned_modern", "strong_modern", set()),  # no talon under modern: nothing for q_bare to act on
+])
+def test_strong_is_tuned_but_for_the_bare_quinola_at_the_talon(tuned_name, strong_name, changed):
+    tuned, strong = dict(parse_spec(tuned_name).params), dict(parse_spec(strong_name).params)
+    assert {k for k in tuned if tuned[k] != strong[k]} == changed
+    assert not changed or strong["q_bare"] > 14
 
 
 @pytest.mark.parametrize("hand, tuned, strong", [
