@@ -30,8 +30,9 @@ from reversis_sim.review.summary import summarize_review
 from reversis_sim.rules import PRESETS
 
 LADDER = ["random", "naive", "lowest", "avoid", "cautious", "hunter", "saver", "bold", "tuned", "tuned_modern",
-          "tuned_serbian", "search:worlds=4", "search:worlds=16"]
-"""The players of the issue's ladder: the baselines, the family's defaults, every named preset, the search."""
+          "tuned_serbian", "strong", "search:worlds=4", "search:worlds=16"]
+"""The players of the issue's ladder: the baselines, the family's defaults, every named preset, the search (strong:
+issue 28)."""
 
 
 def reviewed(rules, player: str, a, out: Path) -> dict:

@@ -233,6 +233,20 @@ def test_payoff_heatmap_figure():
     assert image.shape == (3, 3) and image[0, 2] == -2.0
 
 
+def test_strength_speed_figure():
+    players = pl.DataFrame({"player": ["search:worlds=16", "tuned", "random"], "route": ["search", "tuned", "base"],
+                            "deals_per_s": [380.0, 280_000.0, 600_000.0], "gain": [7.6, 0.0, -42.4],
+                            "gain_low": [6.4, 0.0, -44.2], "gain_high": [8.8, 0.0, -40.5]})
+    fig = plot.strength_speed(players, baseline="tuned", caption="run c")
+    check_figure(fig, "run c")
+    ax = axes_of(fig)[0]
+    assert ax.get_xscale() == "log" and "gain over tuned" in ax.get_ylabel()
+    points = [line.get_xydata()[0].tolist() for line in ax.lines if line.get_marker() == "o"]
+    assert points == [[380.0, 7.6], [280_000.0, 0.0], [600_000.0, -42.4]]
+    assert {t.get_text() for t in ax.get_legend().get_texts()} == {"search", "tuned", "base"}
+    assert {"search:worlds=16", "tuned", "random"} <= set(all_text(fig))
+
+
 def test_attempt_value_figure():
     def table(shift):
         return pl.DataFrame({"top_cards": [0, 1, 2, 3], "mean": [-9.0 + shift, -7.0, -4.0, -1.0],

@@ -15,7 +15,7 @@ backend of a notebook. A Figure returned here displays in Jupyter like any other
 - :mod:`.files`: :func:`write_figures`, every figure of a run folder into ``<run>/figures/``.
 """
 
-from .compare_figures import paired_difference, payoff_heatmap
+from .compare_figures import paired_difference, payoff_heatmap, strength_speed
 from .files import FIGURES, hand_figure_path, write_figures, write_hand_figures
 from .hand_figures import your_hand
 from .run_figures import (
@@ -31,4 +31,4 @@ from .style import position_name, run_caption, seat_name
 
 __all__ = ["FIGURES", "attempt_value", "convergence", "expected_fish", "fish_histogram", "hand_figure_path",
            "paired_difference", "payoff_heatmap", "position_name", "quinola_cost", "quinola_fate", "reversis_rates",
-           "run_caption", "seat_name", "write_figures", "write_hand_figures", "your_hand"]
+           "run_caption", "seat_name", "strength_speed", "write_figures", "write_hand_figures", "your_hand"]

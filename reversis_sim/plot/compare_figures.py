@@ -1,5 +1,5 @@
 """The figures of comparisons: a paired difference with its interval per comparison, a tournament's payoff
-matrix. Summary frames in, Figures out."""
+matrix, players' strength against their speed. Summary frames in, Figures out."""
 
 from __future__ import annotations
 
@@ -88,3 +88,32 @@ def payoff_heatmap(matrix: pl.DataFrame, *, row: str = "row_policy", column: str
     ax.set_ylabel(f"policy ({row})")
     fig.colorbar(image, ax=ax, label=f"{UNIT} won by the row policy")
     return finish(fig, ax, title or "Payoff matrix: fish per deal, row policy against column policy", caption)
+
+
+def strength_speed(players: pl.DataFrame, *, baseline: str = "tuned", ax: Axes | None = None,
+                   caption: str | None = None, title: str | None = None) -> Figure:
+    """What strength costs: each player's duplicate gain over ``baseline`` (``gain``, ``gain_low``,
+    ``gain_high``: fish per deal, 95% CI) against its speed (``deals_per_s``, a log axis), one point per
+    ``player``; a ``route`` column, where present, colours the points by how the player was made."""
+    fig, ax = axes(ax, (9, 5.5))
+    zero_line(ax)
+    routes = players["route"].to_list() if "route" in players.columns else [None] * players.height
+    palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "0.45"]
+    colors = {r: palette[i % len(palette)] for i, r in enumerate(dict.fromkeys(routes))}
+    shown = set()
+    for r, route in zip(players.iter_rows(named=True), routes):
+        m, lo, hi, x = r["gain"], r["gain_low"], r["gain_high"], r["deals_per_s"]
+        label = route if route is not None and route not in shown else None
+        shown.add(route)
+        ax.errorbar(x, m, yerr=[[m - lo], [hi - m]], fmt="o", ms=6, capsize=4, lw=1.5, color=colors[route],
+                    label=label)
+        ax.annotate(str(r["player"]), (x, m), xytext=(6, 3), textcoords="offset points", fontsize=8)
+    ax.set_xscale("log")
+    lo, hi = ax.get_xlim()
+    ax.set_xlim(lo, hi * 4)  # room for the names
+    ax.set_xlabel("deals per second, one thread (log scale)")
+    ax.set_ylabel(f"{UNIT}: gain over {baseline} (duplicate, 95% CI)")
+    ax.grid(alpha=0.3)
+    if any(route is not None for route in routes):
+        ax.legend(loc="lower left", fontsize=8)
+    return finish(fig, ax, title or f"Strength against speed: gain over {baseline} and deals per second", caption)

@@ -1,0 +1,84 @@
+"""What strength costs (issue 28): every player of the review ladder, its duplicate gain over `tuned` (from
+results/ladder/ladder.json, seed 202, a seat of the player against three `tuned`) against its speed (a table of
+four of the player, the kernel's core on one thread, measured here, every player in turn and in rounds, so that
+a load on the machine falls on all of them; the best round counts, as `bench` does).
+
+    python scripts/strength_speed.py          # about 2 minutes (the searches' tables are slow)
+
+Writes results/strong/strength_speed.json and results/strong/strength_speed.png (docs/strength.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from reversis_sim.engines import get_engine  # noqa: E402
+from reversis_sim.numba_engine.batch import core_runner  # noqa: E402
+from reversis_sim.plot import strength_speed  # noqa: E402
+from reversis_sim.policies import parse_seats  # noqa: E402
+from reversis_sim.rules import get_preset  # noqa: E402
+
+LADDER = ROOT / "results" / "ladder" / "ladder.json"
+OUT = ROOT / "results" / "strong" / "strength_speed.json"
+ROUTES = {"random": "baseline", "naive": "baseline", "lowest": "baseline", "avoid": "hand-set heuristic",
+          "cautious": "hand-set heuristic", "hunter": "hand-set heuristic", "saver": "hand-set heuristic",
+          "bold": "hand-set heuristic", "tuned": "self-play tuned", "tuned_modern": "self-play tuned",
+          "tuned_serbian": "self-play tuned", "strong": "route (a): the review's finding"}
+"""How each player was made (the chart's colours); a search is a search."""
+
+
+def route(player: str) -> str:
+    return "search (PIMC)" if player.startswith("search") else ROUTES.get(player, "other")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=240_000, help="deals of a heuristic's table per round")
+    ap.add_argument("--search-deals", type=int, default=480, help="deals of a search's table per round")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    t0 = time.time()
+    ladder = json.loads(LADDER.read_text())
+    rules = get_preset(ladder["settings"]["rules"])
+    rows = [r for r in ladder["rows"] if r["player"] != "lowest"]  # lowest is naive (the same policy)
+    runners = {}
+    for r in rows:
+        specs = parse_seats([r["player"]], rules.n_seats)
+        deals = args.search_deals if r["player"].startswith("search") else args.deals
+        n_matches = -(-deals // rules.match_deals)
+        get_engine("numba").columns(rules, specs, seed=0, first_match=0, n_matches=1, threads=1)  # compiles
+        runners[r["player"]] = core_runner(rules, specs, seed=0, n_matches=n_matches)
+    best = {p: 0.0 for p in runners}
+    for k in range(args.rounds):
+        for p, core in runners.items():
+            t = time.perf_counter()
+            n = core(1)
+            best[p] = max(best[p], n / (time.perf_counter() - t))
+        print(f"round {k + 1}: " + ", ".join(f"{p} {best[p]:,.0f}" for p in runners), flush=True)
+    out = [{"player": r["player"], "route": route(r["player"]), "deals_per_s": best[r["player"]],
+            **{k: r[k] for k in ("gain", "gain_low", "gain_high", "error_rate")}} for r in rows]
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({"rules": rules.name, "field": ladder["settings"]["field"],
+                               "gain_seed": ladder["settings"]["compare_seed"],
+                               "gain_matches": ladder["settings"]["compare_matches"], "rounds": args.rounds,
+                               "rows": out, "seconds": round(time.time() - t0)}, indent=1) + "\n")
+    caption = (f"{rules.name} · gain: one seat against three {ladder['settings']['field']}, duplicate, "
+               f"{ladder['settings']['compare_matches'] * rules.match_deals:,} deals, seed "
+               f"{ladder['settings']['compare_seed']} · speed: a table of four of the player, kernel core, one thread, "
+               f"best of {args.rounds} rounds")
+    fig = strength_speed(pl.DataFrame(out), baseline=ladder["settings"]["field"], caption=caption)
+    fig.savefig(OUT.with_suffix(".png"), dpi=110)
+    print(f"wrote {OUT} and {OUT.with_suffix('.png')}")
+
+
+if __name__ == "__main__":
+    main()
