@@ -2,14 +2,17 @@
 # The headline results in results/: 10,000,000 deals of the classic rules between four copies of the default
 # heuristic, analysed and plotted; the same with four copies of the tuned preset (and the tuned presets of modern and
 # serbian beside their avoid runs); four copies of the search player (strong play) beside the tuned runs of parlett
-# and modern; plus one smaller run per rule set for the comparison across presets.
+# and modern; four copies of the strong preset of each rule family (issue 28: strong play at the heuristics' speed,
+# 10,000,000 deals under parlett, modern and serbian); plus one smaller run per rule set for the comparison across
+# presets.
 # Summary tables (JSON/CSV), manifests and figures are committed; the Parquet parts are ignored by git.
 #
 #   bash scripts/headline_run.sh            # full size (a few minutes on 2 cores)
 #   DEALS=240000 bash scripts/headline_run.sh
 #   HEADLINE=0 PRESETS="modern serbian" bash scripts/headline_run.sh   # only (re)do some presets' runs
 #   HEADLINE=0 PRESETS="" bash scripts/headline_run.sh                  # only the tuned and search runs
-#   HEADLINE=0 PRESETS="" TUNED=0 bash scripts/headline_run.sh          # only the search runs
+#   HEADLINE=0 PRESETS="" TUNED=0 STRONG=0 bash scripts/headline_run.sh  # only the search runs
+#   HEADLINE=0 PRESETS="" TUNED=0 SEARCH=0 bash scripts/headline_run.sh  # only the strong runs
 #   REUSE=1 bash scripts/headline_run.sh    # keep complete runs (upgraded to the current schema), redo tables+figures
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +24,7 @@ PRESETS=${PRESETS-"pierer parlett_penguin parlett_52 modern modern_five serbian"
 HEADLINE=${HEADLINE:-1}
 TUNED=${TUNED:-1}
 SEARCH=${SEARCH:-1}
+STRONG=${STRONG:-1}
 REUSE=${REUSE:-0}
 SEARCH_DEALS=${SEARCH_DEALS:-120000}  # the search plays about 400 deals/s with four searching seats on 2 cores
 
@@ -66,5 +70,10 @@ fi
 if [ "$SEARCH" = 1 ]; then
   run parlett_search parlett "$SEARCH_DEALS" search
   run modern_search modern "$SEARCH_DEALS" search:rollout=tuned_modern
+fi
+if [ "$STRONG" = 1 ]; then
+  run parlett_strong parlett "$DEALS" strong
+  run modern_strong modern "$DEALS" strong_modern
+  run serbian_strong serbian "$DEALS" strong_serbian
 fi
 python scripts/results_readme.py

@@ -12,8 +12,11 @@ PRESET_RUNS = ["parlett_avoid", "parlett_penguin_avoid", "parlett_52_avoid", "pi
                "modern_five_avoid", "serbian_avoid"]
 TUNED_PAIRS = [("parlett_avoid", "parlett_tuned"), ("modern_avoid", "modern_tuned"), ("serbian_avoid", "serbian_tuned")]
 """(avoid run, tuned run) of one rule set: the tuned players beside the default heuristic (issue 14)."""
-STRONG_PAIRS = [("parlett_tuned", "parlett_search"), ("modern_tuned", "modern_search")]
-"""(tuned run, search run) of one rule set: strong play beside the best heuristic (issue 15)."""
+STRONG_PAIRS = [("parlett_tuned", "parlett_strong"), ("serbian_tuned", "serbian_strong")]
+"""(tuned run, strong run) of one rule set: the strong preset beside the tuned one it changes (issue 28; under modern
+strong_modern is tuned_modern, so there is no pair)."""
+SEARCH_PAIRS = [("parlett_strong", "parlett_search"), ("modern_strong", "modern_search")]
+"""(strong run, search run) of one rule set: the search beside the strongest heuristic (issues 15, 28)."""
 
 
 def ci(row: dict, digits: int = 2) -> str:
@@ -37,8 +40,13 @@ TUNED_INTRO = ("Four copies of the tuned preset of each rule set (`docs/strength
                "`reversis-sim tune`, confirmed on fresh deals) against four copies of `avoid`, the same seed and "
                "deal count. Fish per deal by position, the Quinola's fate and its holder's balance, reversis and "
                "espagnolette rates.")
-STRONG_INTRO = ("Four copies of the search player (`search`, docs/search.md: 16 worlds per card, rollouts by the tuned "
-                "preset, which it beats on fresh deals) beside four copies of the tuned heuristic, the same seed; the "
+STRONG_INTRO = ("Four copies of the strong preset of the rule family (`docs/strength.md`: `tuned` with a bare J♥ "
+                "discarded at the talon before any Ace, +6.93 fish a deal over `tuned` in one seat under parlett) "
+                "beside four copies of the tuned preset, the same seed and deal count. Under `modern`, which has no "
+                "talon, `strong_modern` is `tuned_modern` itself: its table is `results/modern_strong` "
+                "(10,000,000 deals), shown beside the search below.")
+SEARCH_INTRO = ("Four copies of the search player (`search`, docs/search.md: 16 worlds per card, rollouts by the tuned "
+                "preset, which it beats on fresh deals) beside four copies of the strong heuristic, the same seed; the "
                 "search costs more, so it plays fewer deals (the intervals say how many were enough).")
 
 
@@ -169,8 +177,10 @@ def main() -> int:
                   "(the `modern` family pays penalty counters and a pot that never carries over, hence balances near "
                   "zero).", ""]
     lines += pairs_section(TUNED_PAIRS, "avoid", "tuned", "Tuned players beside avoid", TUNED_INTRO)
-    lines += pairs_section(STRONG_PAIRS, "tuned", "search", "Strong play: the search player in every seat",
+    lines += pairs_section(STRONG_PAIRS, "tuned", "strong", "Strong play at scale: the strong preset in every seat",
                            STRONG_INTRO)
+    lines += pairs_section(SEARCH_PAIRS, "strong", "search", "Stronger still: the search player in every seat",
+                           SEARCH_INTRO)
     (ROOT / "README.md").write_text("\n".join(lines))
     print(f"wrote {ROOT / 'README.md'}")
     return 0
