@@ -249,8 +249,9 @@ def test_a_search_spec_carries_its_rollout_policy():
     assert str(parse_spec("search:rollout=tuned")) == "search"
     assert parse_spec("search:rollout=cautious").rollout == parse_spec("cautious")
     values = spec.values()
-    assert values[0] == 24 and values[1] == 1.0
-    assert values[2] == parse_spec("avoid").family_id and values[3:] == spec.rollout.values()
+    assert values[:search.N_OWN] == (24, 1.0, 0.0, 4)  # worlds, margin, race (off), first
+    k = search.N_OWN
+    assert values[k] == parse_spec("avoid").family_id and values[k + 1:] == spec.rollout.values()
 
 
 @pytest.mark.parametrize("text,message", [
@@ -260,7 +261,7 @@ def test_a_search_spec_carries_its_rollout_policy():
     ("search:rollout=avoid:take=0,declare=3", "search has no parameter 'declare'"),
     ("search:rollout=(avoid:take=x)", "its rollout policy is not valid"),
     ("search:rollout=(avoid", "a '(' without its ')'"),
-    ("search:depth=3", "search has no parameter 'depth' (parameters: worlds, margin, rollout)"),
+    ("search:depth=3", "search has no parameter 'depth' (parameters: worlds, margin, race, first, rollout)"),
     ("search:margin=-1", "margin=-1 is out of range [0, 10]"),
 ])
 def test_bad_search_specs_are_refused_in_one_sentence(text, message):
@@ -272,13 +273,34 @@ def test_bad_search_specs_are_refused_in_one_sentence(text, message):
 @pytest.mark.parametrize("preset", ["parlett", "modern", "serbian", "modern_five", "parlett_simple"])
 def test_the_engines_agree_on_search_seats(preset):
     rules = PRESETS[preset]
-    seats = ["search:worlds=3", "tuned", "search:worlds=2,rollout=avoid", "random", "search:worlds=2"][:rules.n_seats]
+    seats = ["search:worlds=6,race=1,first=3", "tuned", "search:worlds=2,rollout=avoid", "random",
+             "search:worlds=2"][:rules.n_seats]
     a = get_engine("numba").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     b = get_engine("reference").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     a, b = a.arrays(), b.arrays()
     assert a.keys() == b.keys()
     for k in a:
         np.testing.assert_array_equal(a[k], b[k], err_msg=k)
+
+
+def test_a_raced_option_leaves_the_race_when_its_upper_bound_is_not_above_the_own_card():
+    """Issue 27: after n worlds, a card stays while mean + race * SE of its paired gain over the own card is above
+    0; the own card always stays."""
+    from reversis_sim.policies.search_nb import _raced
+
+    stats = np.zeros((3, 64))
+    n = 4
+    gains = {1: [5.0, -3.0, 4.0, 2.0],  # mean +2: stays
+             2: [-10.0, -12.0, -8.0, -10.0],  # mean -10, SE 0.8: out
+             3: [0.0, 0.0, 0.0, 0.0],  # never differs from the own card so far: out
+             4: [-4.0, 6.0, -4.0, 0.0]}  # mean -0.5, SE 2.4: in with race 1, out with race 0.1
+    for c, g in gains.items():
+        stats[0, c], stats[1, c] = sum(g), sum(x * x for x in g)
+    cands = sum(np.uint64(1) << np.uint64(c) for c in (0, *gains))  # card 0: the own card
+    keep = _raced(np.uint64(cands), 0, stats, n, 1.0)
+    assert [c for c in range(6) if int(keep) >> c & 1] == [0, 1, 4]
+    keep = _raced(np.uint64(cands), 0, stats, n, 0.1)
+    assert [c for c in range(6) if int(keep) >> c & 1] == [0, 1]
 
 
 def test_a_search_is_deterministic_by_key_and_differs_from_its_rollout():

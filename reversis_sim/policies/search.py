@@ -18,8 +18,14 @@ deal, the declarer and his goal, and scratch arrays for its worlds and rollouts 
 engines call :func:`.search_nb.play` directly for the ``search`` family (:data:`SEARCH_ID`), the heuristics through
 the dispatch; the rollouts call the heuristics' dispatch, so a search can never roll out with a search.
 
-The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, then the rollout policy's family id,
-then its parameters (:func:`.search_nb.rollout_family`, :func:`.search_nb.rollout_params`).
+Options raced (``race`` > 0, issue 27): a card is played out in the first ``first`` worlds, and then only while its
+mean gain over the rollout policy's card, plus ``race`` standard errors of that paired mean, is above 0; the search
+stops as soon as only the rollout policy's card is left. A decision whose other cards are clearly no better than
+the rollout policy's ends after ``first`` worlds; the worlds go to the close ones (docs/search.md measures it).
+
+The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, then the
+rollout policy's family id, then its parameters (:func:`.search_nb.rollout_family`,
+:func:`.search_nb.rollout_params`).
 """
 
 from __future__ import annotations
@@ -35,6 +41,10 @@ PARAMS = (
     integer("worlds", 16, 1, 4096, "worlds sampled per card to play (each plays every legal card out)"),
     real("margin", 1.0, 0.0, 10.0, "play another card than the rollout policy's own only when its mean gain over "
          "it across the worlds exceeds this many standard errors (0: the best mean, plain PIMC)", step=0.25),
+    real("race", 0.0, 0.0, 10.0, "options raced (0: off): from world `first` on, a card whose mean gain over the "
+         "rollout policy's own, plus this many standard errors, is not above 0 gets no more rollouts; when no card "
+         "is left beside the own card, the search stops and plays it", step=0.25),
+    integer("first", 4, 2, 4096, "with `race`: the worlds every card is played out in before any is dropped"),
 )
 DEFAULT_ROLLOUT = "tuned"
 """The rollout policy of ``search`` when none is given (a named preset or a heuristic spec)."""

@@ -260,6 +260,8 @@ def draw_worlds(P, n, view, tricks, key, out, ws):
 def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     """The card to play: the rollout policy's own card, unless another legal card does better across ``worlds``
     consistent worlds by more than ``margin`` standard errors of the paired difference (then the best such card).
+    With ``race`` > 0, from world ``first`` on a card leaves the race once its gain cannot be above 0
+    (:func:`_raced`), and the search stops when only the own card is left.
 
     What it reads: the seat's ``view`` (:mod:`reversis_sim.kernel.view`: its hand and legal cards, the talon cards
     it knows, the declarer and his goal, the pool before the deal and whether its antes were doubled) and the trick
@@ -293,6 +295,7 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     deck = np.uint64(P[P_DECK_MASK])
     index = 0
     n_worlds = 0
+    race, first = params[2], np.int64(params[3])
     for _ in range(np.int64(params[0])):
         index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
         if index < 0:
@@ -319,7 +322,27 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
             d = stats[2, c] - stats[2, own]
             stats[0, c] += d
             stats[1, c] += d * d
+        if race > 0.0 and n_worlds >= first:
+            candidates = _raced(candidates, own, stats, n_worlds, race)
+            if candidates == bit(own):
+                break
     return _best(candidates, own, stats, n_worlds, params[1])
+
+
+@njit_nrt_free
+def _raced(candidates, own, stats, n_worlds, race):
+    """The candidates still in the race after ``n_worlds`` worlds (``own`` always): those whose mean gain over
+    ``own`` plus ``race`` standard errors of it is above 0."""
+    out = bit(own)
+    m = candidates & ~bit(own)
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        mean = stats[0, c] / n_worlds
+        var = max(stats[1, c] - n_worlds * mean * mean, 0.0) / (n_worlds - 1)
+        if mean + race * np.sqrt(var / n_worlds) > 0.0:
+            out |= bit(c)
+    return out
 
 
 @njit_nrt_free
