@@ -13,8 +13,8 @@ from reversis_sim.cli import main
 from reversis_sim.constraints import Deals, parse_predeal
 from reversis_sim.numba_engine.reviewing import review_matches
 from reversis_sim.policies import parse_seats, parse_spec, review_nb
-from reversis_sim.review import review_deal
 from reversis_sim.record import RunError
+from reversis_sim.review import review_deal
 from reversis_sim.review.batch import read_review
 from reversis_sim.review.marks import THRESHOLDS, mark
 from reversis_sim.review.settings import MAX_WORLDS, ReviewError, review_settings
