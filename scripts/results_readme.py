@@ -42,9 +42,9 @@ TUNED_INTRO = ("Four copies of the tuned preset of each rule set (`docs/strength
                "espagnolette rates.")
 STRONG_INTRO = ("Four copies of the strong preset of the rule family (`docs/strength.md`: `tuned` with a bare J♥ "
                 "discarded at the talon before any Ace, +6.93 fish a deal over `tuned` in one seat under parlett) "
-                "beside four copies of the tuned preset, the same seed and deal count. Under `modern`, which has no "
-                "talon, `strong_modern` is `tuned_modern` itself: its table is `results/modern_strong` "
-                "(10,000,000 deals), shown beside the search below.")
+                "beside four copies of the tuned preset, the same seed (the deal counts are in each heading). Under "
+                "`modern`, which has no talon, `strong_modern` is `tuned_modern` itself: its table is "
+                "`results/modern_strong` (10,000,008 deals), shown beside the search below.")
 SEARCH_INTRO = ("Four copies of the search player (`search`, docs/search.md: 16 worlds per card, rollouts by the tuned "
                 "preset, which it beats on fresh deals) beside four copies of the strong heuristic, the same seed; the "
                 "search costs more, so it plays fewer deals (the intervals say how many were enough).")

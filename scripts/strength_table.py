@@ -54,7 +54,9 @@ def tuned_section(path: Path) -> list[str]:
     if not path.exists():
         return ["", f"(No tuned presets: run `python scripts/tune_presets.py` to write {path.name}.)"]
     report = json.loads(path.read_text())
-    named = {v: k for k, v in NAMED.items()}
+    named = {}
+    for k, v in NAMED.items():  # the first name of a spec (strong_modern is tuned_modern's spec)
+        named.setdefault(v, k)
     out = ["", "## Tuned presets", "",
            "Iterated best responses (`reversis-sim tune --self-play`, docs/tuning.md): round 0 tunes every parameter "
            "of `avoid` in one seat against three `avoid`; each later round tunes against three copies of the "

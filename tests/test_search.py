@@ -303,6 +303,22 @@ def test_a_raced_option_leaves_the_race_when_its_upper_bound_is_not_above_the_ow
     assert [c for c in range(6) if int(keep) >> c & 1] == [0, 1]
 
 
+def test_racing_drops_only_cards_the_search_would_not_play():
+    """A card leaves the race only when its gain plus ``race`` SEs is not above 0, and such a card is never the
+    margin rule's choice: raced only after the last world (``first`` = ``worlds``), the search plays exactly the
+    unraced search's cards; raced from world 2, it stops early and plays other deals (the race acts)."""
+    rules = PRESETS["parlett"]
+    eng = get_engine("numba")
+    field = ["tuned"] * 3
+
+    def fish(spec):
+        return eng.columns(rules, [spec, *field], seed=11, first_match=0, n_matches=3, threads=1)["fish"]
+
+    plain = fish("search:worlds=6")
+    np.testing.assert_array_equal(fish("search:worlds=6,race=2,first=6"), plain)
+    assert not np.array_equal(fish("search:worlds=6,race=2,first=2"), plain)
+
+
 def test_a_search_is_deterministic_by_key_and_differs_from_its_rollout():
     rules = PRESETS["parlett"]
     eng = get_engine("numba")
