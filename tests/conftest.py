@@ -1,13 +1,23 @@
-"""The suite's session: the kernels its later tests need are compiled beside it (``warm_kernels.py``)."""
+"""The suite's session: the kernels its later tests need are compiled beside it (``warm_kernels.py``), and Ctrl-C
+is what it is at a terminal for the commands the tests start."""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 _WARM: list[subprocess.Popen] = []
+
+
+def pytest_configure(config) -> None:
+    """A suite started with SIGINT ignored (a background job of a non-interactive shell, ``nohup``) would pass the
+    ignoring on to every command the Ctrl-C tests start (an ignored signal is inherited; Python then installs no
+    KeyboardInterrupt), and they would wait for a Ctrl-C that never arrives: it is set back to Python's own."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_sessionstart(session) -> None:
