@@ -235,10 +235,10 @@ class Cluster:
                                f"stopped, or the network went down") from None
 
     def _scheduler_answers(self) -> bool:
-        """Whether the scheduler is still there: the client still runs and the scheduler's port takes a connection.
-        The client's status alone lags a scheduler that was killed (it reads "running" for a moment after its
-        connection closed), which made a lost scheduler read as a dead worker under load."""
+        """Whether the scheduler is still there: the client runs and, half a second on (a killed scheduler may still
+        be closing its sockets under load), its port takes a connection; the client's status alone lags a kill."""
         import socket
+        import time
         from urllib.parse import urlparse
 
         if self.client.status != "running":
@@ -250,6 +250,7 @@ class Cluster:
             return True
         if host is None or port is None:
             return True
+        time.sleep(0.5)
         try:
             with socket.create_connection((host, port), timeout=2):
                 return True
@@ -354,8 +355,7 @@ def _allowed_failures() -> int:
 
 def _forkserver_ignoring_sigint() -> None:
     """Start the multiprocessing fork server with Ctrl-C (SIGINT) ignored: the local workers forked from it ignore
-    it, so a Ctrl-C stops the client, which stops them, without a traceback per worker. Only these milliseconds
-    ignore it (ignoring it for the workers' whole start lost a Ctrl-C pressed then: the run went on)."""
+    it, and the client stops them on a Ctrl-C, without a traceback per worker; only these milliseconds ignore it."""
     from multiprocessing import forkserver
 
     if threading.current_thread() is not threading.main_thread():  # signals belong to the main thread
