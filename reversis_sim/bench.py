@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numba
@@ -49,6 +49,29 @@ def _best_rate(fn, n_deals: int, repeat: int) -> float:
         fn()
         best = min(best, time.perf_counter() - t0)
     return n_deals / best
+
+
+def tables_in_turn(rules: Rules, deals: dict[str, int], *, rounds: int = 3, seed: int = 0,
+                   progress: Callable[[int, dict], None] | None = None) -> dict[str, float]:
+    """Deals per second on one thread of a table of four of each player (``deals``: its spec or name, and the deals
+    its table plays per round), the kernel's core: the players in turn and in ``rounds`` rounds, so that a load on
+    the machine falls on all of them, and the best round of each counts (as :func:`measure` takes the best of its
+    repeats); ``progress(round, best so far)`` after each round."""
+    fast = get_engine("numba")
+    runners = {}
+    for player, n in deals.items():
+        specs = parse_seats([player], rules.n_seats)
+        fast.columns(rules, specs, seed=seed, first_match=0, n_matches=1, threads=1)  # compiles or loads the kernel
+        runners[player] = core_runner(rules, specs, seed=seed, n_matches=max(1, -(-n // rules.match_deals)))
+    best = dict.fromkeys(deals, 0.0)
+    for k in range(rounds):
+        for player, core in runners.items():
+            t0 = time.perf_counter()
+            played = core(1)
+            best[player] = max(best[player], played / (time.perf_counter() - t0))
+        if progress:
+            progress(k + 1, dict(best))
+    return best
 
 
 def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_deals: int = 240_000, *,

@@ -21,10 +21,8 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reversis_sim.engines import get_engine  # noqa: E402
-from reversis_sim.numba_engine.batch import core_runner  # noqa: E402
+from reversis_sim.bench import tables_in_turn  # noqa: E402
 from reversis_sim.plot import strength_speed  # noqa: E402
-from reversis_sim.policies import parse_seats  # noqa: E402
 from reversis_sim.rules import get_preset  # noqa: E402
 
 LADDER = ROOT / "results" / "ladder" / "ladder.json"
@@ -50,20 +48,9 @@ def main() -> None:
     ladder = json.loads(LADDER.read_text())
     rules = get_preset(ladder["settings"]["rules"])
     rows = [r for r in ladder["rows"] if r["player"] != "lowest"]  # lowest is naive (the same policy)
-    runners = {}
-    for r in rows:
-        specs = parse_seats([r["player"]], rules.n_seats)
-        deals = args.search_deals if r["player"].startswith("search") else args.deals
-        n_matches = -(-deals // rules.match_deals)
-        get_engine("numba").columns(rules, specs, seed=0, first_match=0, n_matches=1, threads=1)  # compiles
-        runners[r["player"]] = core_runner(rules, specs, seed=0, n_matches=n_matches)
-    best = {p: 0.0 for p in runners}
-    for k in range(args.rounds):
-        for p, core in runners.items():
-            t = time.perf_counter()
-            n = core(1)
-            best[p] = max(best[p], n / (time.perf_counter() - t))
-        print(f"round {k + 1}: " + ", ".join(f"{p} {best[p]:,.0f}" for p in runners), flush=True)
+    deals = {r["player"]: args.search_deals if r["player"].startswith("search") else args.deals for r in rows}
+    best = tables_in_turn(rules, deals, rounds=args.rounds, progress=lambda k, b: print(
+        f"round {k}: " + ", ".join(f"{p} {v:,.0f}" for p, v in b.items()), flush=True))
     out = [{"player": r["player"], "route": route(r["player"]), "deals_per_s": best[r["player"]],
             **{k: r[k] for k in ("gain", "gain_low", "gain_high", "error_rate")}} for r in rows]
     OUT.parent.mkdir(parents=True, exist_ok=True)

@@ -25,10 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from reversis_sim.bench import tables_in_turn  # noqa: E402
 from reversis_sim.compare import compare  # noqa: E402
-from reversis_sim.engines import get_engine  # noqa: E402
-from reversis_sim.numba_engine.batch import core_runner  # noqa: E402
-from reversis_sim.policies import NAMED, parse_seats, parse_spec  # noqa: E402
+from reversis_sim.policies import NAMED, parse_spec  # noqa: E402
 from reversis_sim.rules import get_preset  # noqa: E402
 
 OUT = ROOT / "results" / "strong" / "exchange.json"
@@ -49,20 +48,8 @@ def _vs(rules: str, spec: str, deals: int, seed: int) -> dict:
 
 
 def _speed(names, deals: int = 480_000, rounds: int = 5) -> dict:
-    """Deals per second of a table of four of each player, the kernel's core on one thread, the players in turn
-    and in rounds (a load on the machine falls on all of them), the best round of each (as `bench`)."""
-    parlett = get_preset("parlett")
-    runners = {}
-    for name in names:
-        specs = parse_seats([name], parlett.n_seats)
-        get_engine("numba").columns(parlett, specs, seed=0, first_match=0, n_matches=1, threads=1)  # compiles
-        runners[name] = core_runner(parlett, specs, seed=0, n_matches=-(-deals // parlett.match_deals))
-    best = dict.fromkeys(names, 0.0)
-    for _ in range(rounds):
-        for name, core in runners.items():
-            t = time.perf_counter()
-            n = core(1)
-            best[name] = max(best[name], n / (time.perf_counter() - t))
+    """Deals per second of a table of four of each player on one thread, in alternating rounds (bench)."""
+    best = tables_in_turn(get_preset("parlett"), dict.fromkeys(names, deals), rounds=rounds)
     for name in names:
         print(f"speed {name}: {best[name]:,.0f} deals/s on one thread", flush=True)
     return best

@@ -57,3 +57,16 @@ def test_strong_beats_tuned_in_duplicate():
     res = compare(PARLETT, "strong", "tuned", "tuned", n_matches=4_000, seed=7)
     s = res.summary()
     assert s["ci_low"] > 0.0, s
+
+
+def test_the_speeds_of_tables_are_measured_in_turn_and_in_rounds():
+    """bench.tables_in_turn (scripts/strong_exchange.py, scripts/strength_speed.py): each player's table in every
+    round, the best round kept."""
+    from reversis_sim.bench import tables_in_turn
+
+    seen = []
+    best = tables_in_turn(PARLETT, {"tuned": 24, "strong": 36}, rounds=3, progress=lambda k, b: seen.append((k, b)))
+    assert [k for k, _ in seen] == [1, 2, 3] and list(best) == ["tuned", "strong"]
+    assert all(v > 0 for v in best.values())
+    assert all(seen[k][1][p] <= seen[k + 1][1][p] for k in range(2) for p in best)  # the best so far never drops
+    assert seen[-1][1] == best
