@@ -129,7 +129,7 @@ class _Spy:
 
     def __init__(self, spec):
         self.inner = make_policy(spec)
-        self.views = []
+        self.views, self.legal = [], []
 
     def exchange(self, view):
         return self.inner.exchange(view)
@@ -142,6 +142,7 @@ class _Spy:
 
     def play(self, view, legal):
         self.views.append(view)
+        self.legal.append(legal)
         return self.inner.play(view, legal)
 
 
@@ -249,7 +250,8 @@ def test_a_search_spec_carries_its_rollout_policy():
     assert str(parse_spec("search:rollout=tuned")) == "search"
     assert parse_spec("search:rollout=cautious").rollout == parse_spec("cautious")
     values = spec.values()
-    assert values[:search.N_OWN] == (24, 1.0, 0.0, 4)  # worlds, margin, race (off), first
+    assert values[:search.N_OWN] == (24, 1.0, 0.0, 4, 0, 1.0, 4)  # worlds, margin, race (off), first, infer (none),
+    # tau, pool
     k = search.N_OWN
     assert values[k] == parse_spec("avoid").family_id and values[k + 1:] == spec.rollout.values()
 
@@ -261,8 +263,14 @@ def test_a_search_spec_carries_its_rollout_policy():
     ("search:rollout=avoid:take=0,declare=3", "search has no parameter 'declare'"),
     ("search:rollout=(avoid:take=x)", "its rollout policy is not valid"),
     ("search:rollout=(avoid", "a '(' without its ')'"),
-    ("search:depth=3", "search has no parameter 'depth' (parameters: worlds, margin, race, first, rollout)"),
+    ("search:depth=3", "search has no parameter 'depth' (parameters: worlds, margin, race, first, infer, tau, pool, "
+                       "rollout)"),
     ("search:margin=-1", "margin=-1 is out of range [0, 10]"),
+    ("search:infer=table", "infer='table' is not one of none, rollout"),
+    ("search:infer=2", "infer=2 is not one of none, rollout"),
+    ("search:infer=rollout,tau=0", "tau=0 is out of range [0.05, 20]"),
+    ("search:infer=rollout,tau=-1", "tau=-1 is out of range [0.05, 20]"),
+    ("search:infer=rollout,rollout=(search:infer=rollout)", "a search cannot roll out with a search"),
 ])
 def test_bad_search_specs_are_refused_in_one_sentence(text, message):
     with pytest.raises(PolicySpecError, match=None) as err:
@@ -273,8 +281,8 @@ def test_bad_search_specs_are_refused_in_one_sentence(text, message):
 @pytest.mark.parametrize("preset", ["parlett", "modern", "serbian", "modern_five", "parlett_simple"])
 def test_the_engines_agree_on_search_seats(preset):
     rules = PRESETS[preset]
-    seats = ["search:worlds=6,race=1,first=3", "tuned", "search:worlds=2,rollout=avoid", "random",
-             "search:worlds=2"][:rules.n_seats]
+    seats = ["search:worlds=6,race=1,first=3", "tuned", "search:worlds=2,rollout=avoid,infer=rollout,tau=0.5",
+             "random", "search:worlds=2"][:rules.n_seats]
     a = get_engine("numba").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     b = get_engine("reference").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     a, b = a.arrays(), b.arrays()
@@ -319,6 +327,85 @@ def test_racing_drops_only_cards_the_search_would_not_play():
     assert not np.array_equal(fish("search:worlds=6,race=2,first=2"), plain)
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Inference: worlds weighed by the other seats' plays
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_a_spec_names_its_inference_model_and_reads_it_back():
+    spec = parse_spec("search:infer=rollout,tau=0.5")
+    assert str(spec) == "search:infer=rollout,tau=0.5" and parse_spec(str(spec)) == spec
+    assert dict(spec.params)["infer"] == search.INFER_MODELS.index("rollout")
+    assert parse_spec("search:infer=1") == parse_spec("search:infer=rollout")
+    assert str(parse_spec("search:infer=none")) == "search"
+
+
+def _followed_above_the_weakest(view, rules):
+    """Each (seat, card, weaker unseen cards of its suit) where a seat other than the viewer followed the suit led
+    with ``card`` while cards of that suit weaker than it are still unseen by the viewer: a ``lowest`` seat would
+    have played one of them had it held it."""
+    strength = rules.tables.strength
+    gone = set(view.hand) | set(view.talon_known)
+    for t in view.tricks:
+        gone |= set(t.cards)
+    gone |= set(view.current)
+    out = []
+    for t in view.tricks:
+        led = C.suit_of(t.cards[0])
+        s = t.leader
+        for k, c in enumerate(t.cards):
+            if k > 0 and s != view.seat and C.suit_of(c) == led:
+                weaker = [x for x in rules.tables.deck if C.suit_of(x) == led and x not in gone
+                          and strength[x] < strength[c]]
+                if weaker:
+                    out.append((s, c, weaker))
+            s = view.next_seat(s)
+    return out
+
+
+def test_a_play_that_shows_a_holding_moves_the_weight_the_right_way():
+    """Seats that play their weakest legal card (``lowest``): a seat that followed suit with a card while weaker
+    cards of the suit are unseen would have played one of them, had it held it then (and an unseen card it holds now
+    it held then). Weighed by ``rollout=lowest`` the worlds must give it such a card far less often than uniform
+    worlds do (the same worlds, weights e^(-1/tau) = e^-4 against them); and the weights are finite and vary."""
+    rules = PRESETS["modern"]
+    uniform, weighted = [], []
+    for deal in range(6):
+        spies = [_Spy("lowest") for _ in range(rules.n_seats)]
+        for spy in spies:
+            spy.declare_espagnolette = lambda view: False
+        reference.play_deal_outcome(rules, spies, seed=31, deal=deal, dealer=deal % rules.n_seats)
+        weigher = make_policy("search:infer=rollout,tau=0.25,rollout=lowest")
+        for spy in spies:
+            for view, legal in list(zip(spy.views, spy.legal))[2::3]:
+                cases = _followed_above_the_weakest(view, rules)
+                if not cases:
+                    continue
+                worlds, logw = weigher.pool_worlds(view, legal, 256)
+                assert len(worlds) == 256 and np.isfinite(logw).all()
+                w = np.exp(logw - logw.max())
+                w /= w.sum()
+                for s, _, weaker in cases:
+                    held = (worlds[:, s] & np.uint64(_mask(weaker))) != 0
+                    uniform.append(held.mean())
+                    weighted.append(w[held].sum())
+    assert len(uniform) >= 30
+    u, g = np.mean(uniform), np.mean(weighted)
+    assert u > 0.2, u  # the event is common among uniform worlds: the test can see the weight move
+    assert g < u / 4, (u, g)
+
+
+def test_weighing_the_worlds_changes_the_play_and_keeps_it_deterministic():
+    rules = PRESETS["parlett"]
+    eng = get_engine("numba")
+    seats = ["search:worlds=4,infer=rollout,tau=0.5", "tuned", "tuned", "tuned"]
+    one = eng.columns(rules, seats, seed=8, first_match=0, n_matches=4)
+    two = eng.columns(rules, seats, seed=8, first_match=0, n_matches=4, threads=1)
+    plain = eng.columns(rules, ["search:worlds=4", "tuned", "tuned", "tuned"], seed=8, first_match=0, n_matches=4)
+    np.testing.assert_array_equal(one["fish"], two["fish"])
+    assert not np.array_equal(one["fish"], plain["fish"])
+
+
 def test_a_search_is_deterministic_by_key_and_differs_from_its_rollout():
     rules = PRESETS["parlett"]
     eng = get_engine("numba")
@@ -337,6 +424,9 @@ def test_a_search_is_deterministic_by_key_and_differs_from_its_rollout():
 
 @pytest.mark.parametrize("seat,message", [
     ("search:worlds=0", "worlds=0 is out of range"),
+    ("search:infer=rollout,tau=0", "tau=0 is out of range"),
+    ("search:infer=bayes", "infer='bayes' is not one of none, rollout"),
+    ("search:infer=rollout,rollout=search", "a search cannot roll out with a search"),
     ("search:rollout=search", "a search cannot roll out with a search"),
     ("search:speed=2", "search has no parameter 'speed'"),
 ])

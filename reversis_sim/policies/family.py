@@ -46,6 +46,9 @@ class Param:
     doc: str
     step: float | None = None
     """For a ``real`` parameter, the resolution that matters (a tuner searches this grid); None: any value."""
+    choices: tuple[str, ...] = ()
+    """For an ``int`` parameter that names one of a few things (``search:infer=rollout``): the names, the value
+    being a name's index; a spec gives the name (or its index)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -55,6 +58,8 @@ class Param:
 
     def problem(self, value: float) -> str | None:
         """Why ``value`` is not a valid setting of this parameter, or None."""
+        if self.choices and not (float(value).is_integer() and 0 <= value < len(self.choices)):
+            return f"is not one of {', '.join(self.choices)}"
         if not self.low <= value <= self.high:
             return f"is out of range [{fmt(self.low)}, {fmt(self.high)}]"
         if self.kind == "switch" and value not in (0.0, 1.0):
@@ -62,6 +67,22 @@ class Param:
         if self.kind == "int" and not float(value).is_integer():
             return "must be a whole number"
         return None
+
+    def show(self, value: float) -> str:
+        """A value as a spec writes it: a choice by its name, a number without a needless decimal point."""
+        return self.choices[int(value)] if self.choices else fmt(value)
+
+    def read(self, raw: str) -> float:
+        """A value from a spec: a choice's name or a number; a ``ValueError`` naming the choices otherwise."""
+        raw = raw.strip()
+        if raw in self.choices:
+            return float(self.choices.index(raw))
+        try:
+            return float(raw)
+        except ValueError:
+            if self.choices:
+                raise ValueError(f"is not one of {', '.join(self.choices)}") from None
+            raise ValueError("is not a number") from None
 
 
 def switch(name: str, default: int, doc: str) -> Param:
@@ -72,6 +93,11 @@ def switch(name: str, default: int, doc: str) -> Param:
 def integer(name: str, default: int, low: int, high: int, doc: str) -> Param:
     """A whole-number parameter in ``[low, high]``."""
     return Param(name, "int", float(default), float(low), float(high), doc)
+
+
+def choice(name: str, default: str, names: tuple[str, ...], doc: str) -> Param:
+    """A parameter naming one of ``names`` (stored as its index)."""
+    return Param(name, "int", float(names.index(default)), 0.0, float(len(names) - 1), doc, choices=tuple(names))
 
 
 def real(name: str, default: float, low: float, high: float, doc: str, step: float | None = None) -> Param:

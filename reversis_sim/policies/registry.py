@@ -77,7 +77,7 @@ class PolicySpec:
         """Canonical spec string: the family, then every parameter that differs from its default (a search's
         rollout when it is not the default one)."""
         fam = FAMILIES[self.family]
-        changed = [f"{k}={fmt(v)}" for (k, v), p in zip(self.params, fam.params) if v != p.default]
+        changed = [f"{k}={p.show(v)}" for (k, v), p in zip(self.params, fam.params) if v != p.default]
         if self.rollout is not None and self.rollout != parse_spec(fam.rollout):
             inner = self.rollout.text
             changed.append(f"rollout=({inner})" if "," in inner else f"rollout={inner}")
@@ -91,7 +91,7 @@ class PolicySpec:
         """This spec with some parameters set (a search keeps its rollout), parsed again so names and ranges are
         checked."""
         params = {**dict(self.params), **{k: float(v) for k, v in values.items()}}
-        text = self.family + ":" + ",".join(f"{k}={fmt(v)}" for k, v in params.items())
+        text = self.family + ":" + ",".join(f"{k}={fmt(v)}" for k, v in params.items())  # choices by index
         if self.rollout is not None:
             text += f",rollout=({self.rollout.text})"
         return parse_spec(text)
@@ -142,9 +142,9 @@ def parse_spec(text: str) -> PolicySpec:
             raise PolicySpecError(f"policy {text!r}: {family_name} has no parameter {key!r} (parameters: {valid})")
         given.add(key)
         try:
-            value = float(raw)
-        except ValueError:
-            raise PolicySpecError(f"policy {text!r}: {key}={raw!r} is not a number") from None
+            value = param.read(raw)
+        except ValueError as e:
+            raise PolicySpecError(f"policy {text!r}: {key}={raw.strip()!r} {e}") from None
         problem = param.problem(value)
         if problem:
             raise PolicySpecError(f"policy {text!r}: {key}={raw.strip()} {problem}")

@@ -23,19 +23,30 @@ mean gain over the rollout policy's card, plus ``race`` standard errors of that 
 stops as soon as only the rollout policy's card is left. A decision whose other cards are clearly no better than
 the rollout policy's ends after ``first`` worlds; the worlds go to the close ones (docs/search.md measures it).
 
-The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, then the
-rollout policy's family id, then its parameters (:func:`.search_nb.rollout_family`,
+Inference (``infer=rollout``, issue 27; Rebstock et al., "Policy based inference in trick-taking card games", CoG
+2019): ``pool`` × ``worlds`` worlds are drawn uniformly as above, each is weighed by the likelihood of every card
+the other seats have played under the rollout policy softened by ``tau`` (in each seat's place, on what that seat
+knew then: of its L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1), each other one
+1 / (e^(1/tau) + L - 1), so a card the model would not play is unlikely, never impossible), and ``worlds`` worlds
+are resampled from them in proportion to their weights (systematic resampling). A world in which a card played was
+not legal (the first lead's heart rule, which the sampler does not encode) weighs nothing.
+
+The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, ``infer``,
+``tau``, ``pool``, then the rollout policy's family id, then its parameters (:func:`.search_nb.rollout_family`,
 :func:`.search_nb.rollout_params`).
 """
 
 from __future__ import annotations
 
-from .family import Family, integer, real
+from .family import Family, choice, integer, real
 
 SEARCH_ID = 9
 """The family id of ``search`` (new heuristic families take the small ids)."""
 MAX_ROLLOUT_PARAMS = 32
 """The longest parameter vector of a rollout policy."""
+
+INFER_MODELS = ("none", "rollout")
+"""The models of the other seats' play ``infer`` may name: none (uniform worlds), the rollout policy."""
 
 PARAMS = (
     integer("worlds", 16, 1, 4096, "worlds sampled per card to play (each plays every legal card out)"),
@@ -45,6 +56,12 @@ PARAMS = (
          "rollout policy's own, plus this many standard errors, is not above 0 gets no more rollouts; when no card "
          "is left beside the own card, the search stops and plays it", step=0.25),
     integer("first", 4, 2, 4096, "with `race`: the worlds every card is played out in before any is dropped"),
+    choice("infer", "none", INFER_MODELS, "the model of the other seats' play that weighs the worlds: none (uniform "
+           "worlds), rollout (the rollout policy, softened by `tau`)"),
+    real("tau", 1.0, 0.05, 20.0, "with `infer`: the temperature of the model (small: a world where a seat played a "
+         "card the model would not is nearly ruled out; large: nearly uniform)", step=0.05),
+    integer("pool", 4, 1, 64, "with `infer`: worlds drawn and weighed per world kept (the kept ones are resampled "
+            "from the weighed ones; at most 4096 drawn)"),
 )
 DEFAULT_ROLLOUT = "tuned"
 """The rollout policy of ``search`` when none is given (a named preset or a heuristic spec)."""

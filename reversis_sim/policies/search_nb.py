@@ -64,14 +64,20 @@ from .search import MAX_ROLLOUT_PARAMS, N_OWN, SEARCH_ID
 _SALT = 0x5EA5C4  # folds the search's purpose into its draws' key
 _ZERO = np.uint64(0)
 
-Workspace = namedtuple("Workspace", "deal seats lead hold worlds stats")
+Workspace = namedtuple("Workspace", "deal seats lead hold worlds stats pool weight acc")
 """A searching seat's scratch arrays (allocated once per thread by the engines): ``deal``, the
 :class:`~reversis_sim.kernel.layout.Deal` a rollout is played in (its ``view``, the view its seats decide on);
 ``seats``, the rollout's :class:`~reversis_sim.kernel.layout.Seats` (the rollout policy in every seat); ``lead``
 uint64 ``(2, MAX_SEATS)``: the cards each seat has played, then each seat's hand at the first lead in a world;
 ``hold`` int64 ``(4, MAX_SEATS)``: each holder's cards needed, its void suits, its seat (-1: the talon), each
 seat's void suits; ``worlds``: the sampler's :class:`.worlds.Scratch`; ``stats`` float64 ``(3, 64)``: per card,
-the sum and the sum of squares of its gain over the rollout policy's card, and its last rollout's result."""
+the sum and the sum of squares of its gain over the rollout policy's card, and its last rollout's result; with
+inference (``infer``), ``pool`` uint64 ``(MAX_POOL, MAX_SEATS)``: the worlds drawn to be weighed, ``weight`` float64
+``(MAX_POOL,)``: their log-likelihoods, then their cumulative weights, and ``acc`` float64 ``(4,)``: a replay's
+log-likelihood, the number of cards of the history, the searching seat, 1/tau (:func:`_infer_choose`)."""
+
+MAX_POOL = 4096
+"""The most worlds a decision draws to weigh (``pool`` × ``worlds``, capped)."""
 
 
 @njit
@@ -91,7 +97,8 @@ def workspace(searching):
     worlds = W.Scratch(np.zeros((5, W.MAX_HOLDERS), np.int64), np.zeros((5, W.N_KEYS * k), np.float64), fact,
                        np.zeros(W.MAX_HOLDERS, np.uint64), np.zeros(64, np.int64), np.zeros(1, np.int64))
     return Workspace(deal, seats, np.zeros((2, MAX_SEATS), np.uint64), np.zeros((4, MAX_SEATS), np.int64), worlds,
-                     np.zeros((3, 64), np.float64))
+                     np.zeros((3, 64), np.float64), np.zeros((MAX_POOL * k, MAX_SEATS), np.uint64),
+                     np.zeros(MAX_POOL * k, np.float64), np.zeros(4, np.float64))
 
 
 @njit
@@ -128,13 +135,11 @@ def _rollout_choose(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, s
 _rollout_tricks = make_play_tricks(_rollout_choose)
 
 
-@njit_nrt_free
-def rollout(P, n, sit_out, tables, view, card, lead, talon_points, tricks, ws):
-    """The deal replayed in one world (hands at the first lead ``lead``): the history as it was, then ``card`` for
-    the deciding seat ``view[V_SEAT]``, then the rollout policy in every seat to the end; settled. Returns the
-    seat's result: its fish (minus its score under simple scoring). ``view``: the deciding seat's real view (the
-    deal's public facts); the rollout's seats decide on ``ws.deal.seat_view``."""
-    seat, trick_index, n_cur, dealer = view[V_SEAT], view[V_TRICK], view[V_N_CUR], view[V_DEALER]
+@njit_nrt_free_inline
+def _replay_from_the_start(P, n, sit_out, view, lead, talon_points, tricks, ws):
+    """Set up ``ws.deal`` to replay the deal of ``view`` in the world ``lead`` (each seat's hand at the first lead):
+    the deal's facts, the antes, the party's value, the hands, and the history so far in its tricks."""
+    trick_index, dealer = view[V_TRICK], view[V_DEALER]
     declarer, pool_before, double_ante = view[V_DECLARER], view[V_POOL_BEFORE], view[V_DOUBLE_ANTE]
     deal = ws.deal
     row, hands, rtricks, ledger = deal.row, deal.hands, deal.tricks, deal.ledger
@@ -150,13 +155,151 @@ def rollout(P, n, sit_out, tables, view, card, lead, talon_points, tricks, ws):
     for ti in range(trick_index + 1):
         for j in range(6):
             rtricks[ti, j] = tricks[ti, j]
-    rtricks[trick_index, 1 + n_cur] = card
+
+
+@njit_nrt_free
+def rollout(P, n, sit_out, tables, view, card, lead, talon_points, tricks, ws):
+    """The deal replayed in one world (hands at the first lead ``lead``): the history as it was, then ``card`` for
+    the deciding seat ``view[V_SEAT]``, then the rollout policy in every seat to the end; settled. Returns the
+    seat's result: its fish (minus its score under simple scoring). ``view``: the deciding seat's real view (the
+    deal's public facts); the rollout's seats decide on ``ws.deal.seat_view``."""
+    seat, trick_index, n_cur, dealer, declarer = view[V_SEAT], view[V_TRICK], view[V_N_CUR], view[V_DEALER], \
+        view[V_DECLARER]
+    deal = ws.deal
+    _replay_from_the_start(P, n, sit_out, view, lead, talon_points, tricks, ws)
+    deal.tricks[trick_index, 1 + n_cur] = card
     committed, breaker, n_claims = _rollout_tricks(P, n, sit_out, tables, ws.seats, deal, dealer, declarer,
                                                    trick_index * N_ACTIVE + n_cur + 1, ws)
-    settle_deal(P, n, row, ledger, deal.claims, n_claims, rtricks, dealer, declarer, committed, breaker)
+    row = deal.row
+    settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
     if P[P_SCORING] == SCORING_SIMPLE:
         return -row[COL_SCORE + seat]
     return row[COL_FISH + seat]
+
+
+@njit_nrt_free_inline
+def _infer_choose(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, seen, k):
+    """A replay's card (:func:`loglik`): the history's, whose log-probability under the model (the rollout policy
+    in that seat's place, softened by tau) is added to ``ws.acc[0]`` for the other seats; past the history, any
+    legal card (nothing is weighed there)."""
+    acc = ws.acc
+    ti = deal.seat_view[V_TRICK]
+    if ti * N_ACTIVE + k >= np.int64(acc[1]):
+        return lowest(legal)
+    card = deal.tricks[ti, 1 + k]
+    if (legal & bit(card)) == _ZERO:
+        acc[0] = -np.inf  # the world could not have played the history (the first lead's heart rule)
+        return card
+    n_legal = count(legal)
+    if seat != np.int64(acc[2]) and n_legal > 1:
+        seat_plays(deal.seat_view, seat, hand, legal, seen, deal.known[seat], k)
+        model = dispatch.play(seats.family[seat], seats.params[seat], deal.draws[seat], deal.seat_view, tables)
+        inv_tau = acc[3]
+        acc[0] += (inv_tau if model == card else 0.0) - np.log(np.exp(inv_tau) + n_legal - 1)
+    return card
+
+
+_infer_tricks = make_play_tricks(_infer_choose)
+
+
+@njit_nrt_free
+def loglik(P, n, sit_out, tables, view, lead, tricks, inv_tau, ws):
+    """The log-likelihood of the cards the other seats have played so far in the deal of ``view``, were their hands
+    at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`_rollout_seats`) softened by
+    ``1 / inv_tau``: the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1), each other legal card
+    1 / (e^(1/tau) + L - 1). -inf where a card played was not legal in that world."""
+    seat, dealer, declarer = view[V_SEAT], view[V_DEALER], view[V_DECLARER]
+    acc = ws.acc
+    acc[0] = 0.0
+    acc[1] = view[V_TRICK] * N_ACTIVE + view[V_N_CUR]
+    acc[2] = seat
+    acc[3] = inv_tau
+    _replay_from_the_start(P, n, sit_out, view, lead, 0, tricks, ws)
+    _infer_tricks(P, n, sit_out, tables, ws.seats, ws.deal, dealer, declarer, 0, ws)
+    return acc[0]
+
+
+@njit_nrt_free
+def _talon_points(P, n, world, tables):
+    """The card points of a world's talon (every card of the deck no seat holds)."""
+    everyone = _ZERO
+    for s in range(n):
+        everyone |= world[s]
+    points = 0
+    m = np.uint64(P[P_DECK_MASK]) & ~everyone
+    while m:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        points += tables[T_TALON_POINTS, c]
+    return points
+
+
+@njit_nrt_free
+def _rollout_seats(params, draws, view, n, ws):
+    """The rollout's seats: the rollout policy everywhere, with the deciding seat's draws; only that seat knows its
+    talon cards."""
+    seat = view[V_SEAT]
+    rfam, rpars, rdraws, rknown = ws.seats.family, ws.seats.params, ws.deal.draws, ws.deal.known
+    n_rp = min(len(params) - N_OWN - 1, MAX_ROLLOUT_PARAMS)
+    for s in range(n):
+        rfam[s] = rollout_family(params)
+        for j in range(MAX_ROLLOUT_PARAMS):
+            rpars[s, j] = params[N_OWN + 1 + j] if j < n_rp else 0.0
+        for j in range(N_DRAWS):
+            rdraws[s, j] = draws[j]
+        rknown[s] = mask(view, V_TALON_KNOWN) if s == seat else _ZERO
+
+
+@njit_nrt_free
+def weigh(P, n, sit_out, tables, view, tricks, key, index, n_pool, inv_tau, unseen, nh, decl, decl_played, ws):
+    """Draw ``n_pool`` worlds (uniformly, :func:`draw_world`) into ``ws.pool`` and their log-likelihoods
+    (:func:`loglik`) into ``ws.weight``. Returns (how many were drawn, the next draw index)."""
+    seat, hand = view[V_SEAT], mask(view, V_HAND)
+    world = ws.lead[1]
+    for i in range(n_pool):
+        index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
+        if index < 0:
+            return i, index
+        for s in range(MAX_SEATS):
+            ws.pool[i, s] = world[s]
+        ws.weight[i] = loglik(P, n, sit_out, tables, view, world, tricks, inv_tau, ws)
+    return n_pool, index
+
+
+@njit_nrt_free
+def _cumulate(n_pool, ws):
+    """Turn the log-likelihoods ``ws.weight[:n_pool]`` into cumulative weights summing to 1; False if every world
+    weighs nothing."""
+    top = -np.inf
+    for i in range(n_pool):
+        top = max(top, ws.weight[i])
+    if top == -np.inf:
+        return False
+    total = 0.0
+    for i in range(n_pool):
+        total += np.exp(ws.weight[i] - top)
+        ws.weight[i] = total
+    for i in range(n_pool):
+        ws.weight[i] /= total
+    return True
+
+
+@njit_nrt_free
+def pool_worlds(params, draws, view, tables, P, n, sit_out, tricks, ws, out, logw):
+    """The worlds a search with inference would weigh at the decision of ``view`` (``len(out)`` of them, at most
+    :data:`MAX_POOL`) into ``out`` (``uint64 (k, MAX_SEATS)``) and their log-likelihoods into ``logw``, under its
+    parameters ``params`` (its ``tau`` and rollout policy). Returns how many were drawn. For tests and studies."""
+    trick_index, n_cur = view[V_TRICK], view[V_N_CUR]
+    unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
+    _rollout_seats(params, draws, view, n, ws)
+    key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
+    got, _ = weigh(P, n, sit_out, tables, view, tricks, key, 0, min(out.shape[0], MAX_POOL), 1.0 / params[5],
+                   unseen, nh, decl, decl_played, ws)
+    for i in range(got):
+        for s in range(MAX_SEATS):
+            out[i, s] = ws.pool[i, s]
+        logw[i] = ws.weight[i]
+    return got
 
 
 @njit_nrt_free
@@ -261,7 +404,8 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     """The card to play: the rollout policy's own card, unless another legal card does better across ``worlds``
     consistent worlds by more than ``margin`` standard errors of the paired difference (then the best such card).
     With ``race`` > 0, from world ``first`` on a card leaves the race once its gain cannot be above 0
-    (:func:`_raced`), and the search stops when only the own card is left.
+    (:func:`_raced`), and the search stops when only the own card is left. With ``infer``, the worlds are resampled
+    from ``pool`` × ``worlds`` weighed ones (:func:`weigh`).
 
     What it reads: the seat's ``view`` (:mod:`reversis_sim.kernel.view`: its hand and legal cards, the talon cards
     it knows, the declarer and his goal, the pool before the deal and whether its antes were doubled) and the trick
@@ -271,20 +415,11 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     seat, hand, legal, trick_index, n_cur = (view[V_SEAT], mask(view, V_HAND), mask(view, V_LEGAL), view[V_TRICK],
                                              view[V_N_CUR])
     world, stats = ws.lead[1], ws.stats
-    rfam, rpars, rdraws, rknown = ws.seats.family, ws.seats.params, ws.deal.draws, ws.deal.known
     unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
     own = _own_card(params, draws, view, tables)
     if count(legal) == 1:
         return own
-    # the rollout seats: the rollout policy everywhere, with this seat's draws; only this seat knows its talon card
-    n_rp = min(len(params) - N_OWN - 1, MAX_ROLLOUT_PARAMS)
-    for s in range(n):
-        rfam[s] = rollout_family(params)
-        for j in range(MAX_ROLLOUT_PARAMS):
-            rpars[s, j] = params[N_OWN + 1 + j] if j < n_rp else 0.0
-        for j in range(N_DRAWS):
-            rdraws[s, j] = draws[j]
-        rknown[s] = mask(view, V_TALON_KNOWN) if s == seat else _ZERO
+    _rollout_seats(params, draws, view, n, ws)
     for c in range(64):
         stats[0, c] = 0.0
         stats[1, c] = 0.0
@@ -292,24 +427,31 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     if candidates == bit(own):
         return own
     key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
-    deck = np.uint64(P[P_DECK_MASK])
     index = 0
     n_worlds = 0
+    wanted = np.int64(params[0])
     race, first = params[2], np.int64(params[3])
-    for _ in range(np.int64(params[0])):
-        index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
-        if index < 0:
-            break
+    n_pool, picked, step, u = 0, 0, 0.0, 0.0
+    if params[4] > 0.0:  # inference: weigh a larger draw, then resample (systematic: one uniform, even steps)
+        n_pool, index = weigh(P, n, sit_out, tables, view, tricks, key, index, min(wanted * np.int64(params[6]),
+                              MAX_POOL), 1.0 / params[5], unseen, nh, decl, decl_played, ws)
+        if n_pool == 0 or not _cumulate(n_pool, ws):
+            return own
+        step = 1.0 / wanted
+        u = W.uniform(extend(key, 1), 0) * step
+    for _ in range(wanted):
+        if n_pool > 0:
+            while picked < n_pool - 1 and ws.weight[picked] <= u:
+                picked += 1
+            u += step
+            for s in range(MAX_SEATS):
+                world[s] = ws.pool[picked, s]
+        else:
+            index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
+            if index < 0:
+                break
         n_worlds += 1
-        everyone = _ZERO
-        for s in range(n):
-            everyone |= world[s]
-        talon_points = 0
-        m = deck & ~everyone
-        while m:
-            c = lowest(m)
-            m &= m - np.uint64(1)
-            talon_points += tables[T_TALON_POINTS, c]
+        talon_points = _talon_points(P, n, world, tables)
         m = candidates
         while m:
             c = lowest(m)

@@ -156,6 +156,19 @@ class SeatPolicy:
                                                 view.rules.dealer_sits_out, self._history(view), self._ws))
         return self._checked(dispatch.play(self.family, self.params, self._draws, v, cr.tables))
 
+    def pool_worlds(self, view: SeatView, legal: tuple[int, ...], k: int) -> tuple[np.ndarray, np.ndarray]:
+        """A search's weighed worlds at this decision (:func:`.search_nb.pool_worlds`, under its ``tau`` and rollout
+        policy): each seat's hand at the first lead, ``uint64 (k, MAX_SEATS)``, and each world's log-likelihood.
+        For tests and studies of inference."""
+        if not self.searches:
+            raise ValueError(f"{self.spec} is not a search: it weighs no worlds")
+        cr = self._tables(view)
+        out, logw = np.zeros((k, MAX_SEATS), np.uint64), np.zeros(k, np.float64)
+        got = search_nb.pool_worlds(self.params, self._draws, self._fill(view, legal), cr.tables, cr.params,
+                                    view.rules.n_seats, view.rules.dealer_sits_out, self._history(view), self._ws,
+                                    out, logw)
+        return out[:got], logw[:got]
+
     def _history(self, view: SeatView) -> np.ndarray:
         """The trick history as the kernel keeps it (leader, the cards in playing order, winner), for a search."""
         tricks = self._tricks
