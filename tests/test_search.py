@@ -282,7 +282,7 @@ def test_bad_search_specs_are_refused_in_one_sentence(text, message):
 def test_the_engines_agree_on_search_seats(preset):
     rules = PRESETS[preset]
     seats = ["search:worlds=6,race=1,first=3", "tuned", "search:worlds=2,rollout=avoid,infer=rollout,tau=0.5",
-             "random", "search:worlds=2"][:rules.n_seats]
+             "random", "search:worlds=3,infer=rollout,pool=1"][:rules.n_seats]
     a = get_engine("numba").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     b = get_engine("reference").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     a, b = a.arrays(), b.arrays()
@@ -294,9 +294,9 @@ def test_the_engines_agree_on_search_seats(preset):
 def test_a_raced_option_leaves_the_race_when_its_upper_bound_is_not_above_the_own_card():
     """Issue 27: after n worlds, a card stays while mean + race * SE of its paired gain over the own card is above
     0; the own card always stays."""
-    from reversis_sim.policies.search_nb import _raced
+    from reversis_sim.policies.options_nb import raced
 
-    stats = np.zeros((3, 64))
+    stats = np.zeros((5, 64))
     n = 4
     gains = {1: [5.0, -3.0, 4.0, 2.0],  # mean +2: stays
              2: [-10.0, -12.0, -8.0, -10.0],  # mean -10, SE 0.8: out
@@ -304,10 +304,11 @@ def test_a_raced_option_leaves_the_race_when_its_upper_bound_is_not_above_the_ow
              4: [-4.0, 6.0, -4.0, 0.0]}  # mean -0.5, SE 2.4: in with race 1, out with race 0.1
     for c, g in gains.items():
         stats[0, c], stats[1, c] = sum(g), sum(x * x for x in g)
+        stats[3, c] = stats[4, c] = n  # every world's weight 1
     cands = sum(np.uint64(1) << np.uint64(c) for c in (0, *gains))  # card 0: the own card
-    keep = _raced(np.uint64(cands), 0, stats, n, 1.0)
+    keep = raced(np.uint64(cands), 0, stats, 1.0)
     assert [c for c in range(6) if int(keep) >> c & 1] == [0, 1, 4]
-    keep = _raced(np.uint64(cands), 0, stats, n, 0.1)
+    keep = raced(np.uint64(cands), 0, stats, 0.1)
     assert [c for c in range(6) if int(keep) >> c & 1] == [0, 1]
 
 
@@ -395,15 +396,39 @@ def test_a_play_that_shows_a_holding_moves_the_weight_the_right_way():
     assert g < u / 4, (u, g)
 
 
+def test_weighted_statistics_are_the_plain_ones_with_unit_weights_and_follow_the_weights():
+    """With every weight 1, the weighted mean and SE are the sample mean and SE to the last bit (a search without
+    inference plays exactly as before); a weight moves the mean toward its world, and the SE is measured on the
+    effective number of worlds, (sum w)^2 / sum w^2."""
+    from reversis_sim.policies.options_nb import mean_se
+
+    d = np.array([3.0, -1.0, 4.0, 1.5, -5.0])
+    stats = np.zeros((5, 64))
+    stats[0, 7], stats[1, 7], stats[3, 7], stats[4, 7] = d.sum(), (d * d).sum(), len(d), len(d)
+    mean, se = mean_se(stats, 7)
+    assert mean == d.sum() / len(d)
+    assert se == np.sqrt(max((d * d).sum() - len(d) * mean * mean, 0.0) / (len(d) - 1) / len(d))
+    w = np.array([1.0, 0.5, 0.25, 1.0, 0.125])
+    stats[0, 8], stats[1, 8], stats[3, 8], stats[4, 8] = (w * d).sum(), (w * d * d).sum(), w.sum(), (w * w).sum()
+    mean, se = mean_se(stats, 8)
+    m = np.average(d, weights=w)
+    var = (w * (d - m) ** 2).sum() / (w.sum() - (w * w).sum() / w.sum())
+    assert mean == pytest.approx(m) and se == pytest.approx(np.sqrt(var * (w * w).sum() / w.sum() ** 2))
+    stats[:, 9] = 0.0
+    stats[0, 9], stats[1, 9], stats[3, 9], stats[4, 9] = 2.0, 4.0, 1.0, 1.0  # one world: no SE
+    assert mean_se(stats, 9) == (2.0, -1.0)
+
+
 def test_weighing_the_worlds_changes_the_play_and_keeps_it_deterministic():
     rules = PRESETS["parlett"]
     eng = get_engine("numba")
-    seats = ["search:worlds=4,infer=rollout,tau=0.5", "tuned", "tuned", "tuned"]
-    one = eng.columns(rules, seats, seed=8, first_match=0, n_matches=4)
-    two = eng.columns(rules, seats, seed=8, first_match=0, n_matches=4, threads=1)
     plain = eng.columns(rules, ["search:worlds=4", "tuned", "tuned", "tuned"], seed=8, first_match=0, n_matches=4)
-    np.testing.assert_array_equal(one["fish"], two["fish"])
-    assert not np.array_equal(one["fish"], plain["fish"])
+    for setting in ("search:worlds=4,infer=rollout,tau=0.5", "search:worlds=4,infer=rollout,pool=1"):
+        seats = [setting, "tuned", "tuned", "tuned"]
+        one = eng.columns(rules, seats, seed=8, first_match=0, n_matches=4)
+        two = eng.columns(rules, seats, seed=8, first_match=0, n_matches=4, threads=1)
+        np.testing.assert_array_equal(one["fish"], two["fish"])
+        assert not np.array_equal(one["fish"], plain["fish"])
 
 
 def test_a_search_is_deterministic_by_key_and_differs_from_its_rollout():
@@ -463,6 +488,9 @@ def test_a_sweep_or_a_tuning_of_a_search_keeps_its_rollout():
     for _, spec in grid_specs(base, {"worlds": [4, 8]}):
         assert spec.rollout == base.rollout and spec.values()[0] in (4, 8)
     assert build_space(base, ["worlds=2,4"]).spec({"worlds": 4}).rollout == base.rollout
+    inferring = parse_spec("search:infer=rollout,rollout=(avoid:take=0)")  # issue 27: tau is tuned like any real
+    tuned = build_space(inferring, ["tau=0.25..2"]).spec({"tau": 0.5})
+    assert str(tuned) == "search:infer=rollout,tau=0.5,rollout=avoid:take=0"
 
 
 def test_tuning_a_search_without_values_is_refused_in_one_sentence():

@@ -75,7 +75,8 @@ def policies(fmt):
       reversis-sim policies --format json
     """
     items = [{"name": f.name, "kind": "family", "idea": f.idea,
-              "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high, "doc": p.doc}
+              "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high, "doc": p.doc,
+                          **({"choices": list(p.choices)} if p.choices else {})}
                          for p in f.params]} for f in FAMILIES.values()]
     for it, f in zip(items, FAMILIES.values()):
         if f.searches:
@@ -90,6 +91,10 @@ def policies(fmt):
             continue
         click.echo(f"{it['name']:<12} {it['idea']}")
         for p in it["params"]:
+            if "choices" in p:
+                names = p["choices"]
+                click.echo(f"    {p['name']}={names[int(p['default'])]} of {', '.join(names)}: {p['doc']}")
+                continue
             click.echo(f"    {p['name']}={p['default']:g} in [{p['low']:g}, {p['high']:g}]: {p['doc']}")
         if "rollout" in it:
             click.echo(f"    rollout={it['rollout']['default']}: {it['rollout']['doc']}")

@@ -53,8 +53,8 @@ from ..kernel.layout import (
 from ..kernel.payments import antes, position, round_origin
 from ..kernel.tricks import eldest_of, settle_deal, start_row
 from ..kernel.view import start_view
+from ..policies.options_nb import distinct
 from ..policies.review_nb import MAX_OPTIONS, MAX_WORLDS
-from ..policies.search_nb import distinct
 from .deal import (
     DECLARE_LOSE_ALL,
     DECLARE_PASS,
@@ -76,7 +76,7 @@ Before = namedtuple("Before", "deal cards hands offered known force none")
 shuffled; a world: ``hands`` (uint64 ``(MAX_SEATS,)``, each seat's hand at the step), ``offered`` (int64, each
 face-down card still to be exchanged, -1 none), ``known`` (uint64, the talon card each seat knows); ``force``
 int64 ``(2,)``: the step whose choice a rollout is given, and that choice; ``none`` uint64 ``(MAX_SEATS,)`` of
-zeros (no card played yet, for :func:`~reversis_sim.policies.search_nb.distinct`)."""
+zeros (no card played yet, for :func:`~reversis_sim.policies.options_nb.distinct`)."""
 
 
 @njit
@@ -262,7 +262,7 @@ def declaration_world(P, n, tables, real, b, seat, key, truth):
 @njit_nrt_free
 def exchange_options(hand, must, played, cards, b, n, tables):
     """The options of an exchange into ``cards``: keeping the hand (-1) where the seat may, then one card of each
-    set of equivalent cards to discard (:func:`~reversis_sim.policies.search_nb.distinct`, nothing played yet;
+    set of equivalent cards to discard (:func:`~reversis_sim.policies.options_nb.distinct`, nothing played yet;
     ``played`` for its own set). Returns how many."""
     n_opt = 0
     if not must:

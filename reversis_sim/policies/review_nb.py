@@ -1,7 +1,7 @@
 """The value of every option of a card decision, from what the deciding seat knew: the review's numba core
 (issue 26; the reviewing table is :mod:`reversis_sim.numba_engine.review`).
 
-The options are the seat's distinct legal cards (:func:`.search_nb.distinct`: one of each set of equivalent cards,
+The options are the seat's distinct legal cards (:func:`.options_nb.distinct`: one of each set of equivalent cards,
 the card it played for its own set). Each is played out in the same ``n_worlds`` worlds consistent with the seat's
 information (:func:`.search_nb.draw_world`, sampled as the search samples them) by the same rollout policy in
 every seat (:func:`.search_nb.rollout`), so the options are compared on common random numbers: the loss of the card
@@ -22,7 +22,8 @@ from ..kernel.compiled import MAX_SEATS, P_DECK_MASK, P_PARTY_BONUS, T_TALON_POI
 from ..kernel.jit import njit, njit_nrt_free
 from ..kernel.layout import COL_PARTY_VALUE, H_LEAD
 from ..kernel.view import V_HAND, V_LEGAL, V_SEAT, V_TALON_KNOWN, mask
-from .search_nb import distinct, draw_world, holders, rollout, workspace
+from .options_nb import distinct
+from .search_nb import draw_world, holders, rollout, workspace
 
 MAX_WORLDS = 1024
 """The most worlds a decision is reviewed in (``--worlds``)."""

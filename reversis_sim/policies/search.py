@@ -7,7 +7,7 @@ in every seat (its own included), then settled by the real rules (:mod:`reversis
 deal, fish (``-score`` under simple scoring). It keeps the rollout policy's own card unless another card gains on it,
 paired world by world, by more than ``margin`` standard errors: with few worlds an estimate's noise (a deal's fish
 vary by tens) would otherwise pick cards at random (measured: docs/search.md). A single legal card is played
-without searching, and cards that cannot differ are played out once (:func:`.search_nb.distinct`).
+without searching, and cards that cannot differ are played out once (:func:`.options_nb.distinct`).
 
 The other decisions follow a documented rule: the talon exchange, the espagnolette declaration and the declarer's
 goal are the rollout policy's own decisions (the search plays the cards; the exchange and the declaration are
@@ -28,8 +28,11 @@ Inference (``infer=rollout``, issue 27; Rebstock et al., "Policy based inference
 the other seats have played under the rollout policy softened by ``tau`` (in each seat's place, on what that seat
 knew then: of its L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1), each other one
 1 / (e^(1/tau) + L - 1), so a card the model would not play is unlikely, never impossible), and ``worlds`` worlds
-are resampled from them in proportion to their weights (systematic resampling). A world in which a card played was
-not legal (the first lead's heart rule, which the sampler does not encode) weighs nothing.
+are resampled from them in proportion to their weights (systematic resampling; a world drawn again is not played
+out again, its rollouts being deterministic). With ``pool=1`` nothing is resampled: the ``worlds`` worlds drawn are
+all played out and each counts by its weight (self-normalised importance sampling: weighted means, standard errors
+on the effective number of worlds). A world in which a card played was not legal (the first lead's heart rule,
+which the sampler does not encode) weighs nothing.
 
 The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, ``infer``,
 ``tau``, ``pool``, then the rollout policy's family id, then its parameters (:func:`.search_nb.rollout_family`,
@@ -60,8 +63,8 @@ PARAMS = (
            "worlds), rollout (the rollout policy, softened by `tau`)"),
     real("tau", 1.0, 0.05, 20.0, "with `infer`: the temperature of the model (small: a world where a seat played a "
          "card the model would not is nearly ruled out; large: nearly uniform)", step=0.05),
-    integer("pool", 4, 1, 64, "with `infer`: worlds drawn and weighed per world kept (the kept ones are resampled "
-            "from the weighed ones; at most 4096 drawn)"),
+    integer("pool", 4, 1, 64, "with `infer`: worlds drawn and weighed per world kept, the kept ones resampled "
+            "from them (at most 4096 drawn); 1: every world drawn is played out and counts by its weight"),
 )
 DEFAULT_ROLLOUT = "tuned"
 """The rollout policy of ``search`` when none is given (a named preset or a heuristic spec)."""

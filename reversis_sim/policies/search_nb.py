@@ -7,7 +7,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..kernel.bits import bit, count, lowest, suit_mask
+from ..kernel.bits import bit, count, lowest
 from ..kernel.compiled import (
     MAX_CLAIMS,
     MAX_LEDGER,
@@ -20,9 +20,7 @@ from ..kernel.compiled import (
     P_PARTY_BONUS,
     P_SCORING,
     SCORING_SIMPLE,
-    T_STRENGTH,
     T_TALON_POINTS,
-    T_TRICK_POINTS,
 )
 from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline
 from ..kernel.keys_nb import N_DRAWS, PLAY, extend
@@ -38,7 +36,7 @@ from ..kernel.layout import (
     Seats,
 )
 from ..kernel.payments import antes, position, round_origin, seat_of, sitting_out
-from ..kernel.tricks import PAYMENT_CARDS, make_play_tricks, settle_deal, start_row
+from ..kernel.tricks import make_play_tricks, settle_deal, start_row
 from ..kernel.view import (
     V_DEALER,
     V_DECK,
@@ -59,22 +57,24 @@ from ..kernel.view import (
 )
 from . import dispatch
 from . import worlds as W
+from .inference_nb import cumulate, loglik, relative
+from .options_nb import best, distinct, raced
 from .search import MAX_ROLLOUT_PARAMS, N_OWN, SEARCH_ID
 
 _SALT = 0x5EA5C4  # folds the search's purpose into its draws' key
 _ZERO = np.uint64(0)
 
-Workspace = namedtuple("Workspace", "deal seats lead hold worlds stats pool weight acc")
+Workspace = namedtuple("Workspace", "deal seats lead hold worlds stats pool weight")
 """A searching seat's scratch arrays (allocated once per thread by the engines): ``deal``, the
 :class:`~reversis_sim.kernel.layout.Deal` a rollout is played in (its ``view``, the view its seats decide on);
 ``seats``, the rollout's :class:`~reversis_sim.kernel.layout.Seats` (the rollout policy in every seat); ``lead``
 uint64 ``(2, MAX_SEATS)``: the cards each seat has played, then each seat's hand at the first lead in a world;
 ``hold`` int64 ``(4, MAX_SEATS)``: each holder's cards needed, its void suits, its seat (-1: the talon), each
-seat's void suits; ``worlds``: the sampler's :class:`.worlds.Scratch`; ``stats`` float64 ``(3, 64)``: per card,
-the sum and the sum of squares of its gain over the rollout policy's card, and its last rollout's result; with
+seat's void suits; ``worlds``: the sampler's :class:`.worlds.Scratch`; ``stats`` float64 ``(5, 64)``: per card,
+the weighted sum and sum of squares of its gain over the rollout policy's card, its last rollout's result, the sum
+of the weights of its worlds and of their squares (every weight 1 without inference, or when resampled); with
 inference (``infer``), ``pool`` uint64 ``(MAX_POOL, MAX_SEATS)``: the worlds drawn to be weighed, ``weight`` float64
-``(MAX_POOL,)``: their log-likelihoods, then their cumulative weights, and ``acc`` float64 ``(4,)``: a replay's
-log-likelihood, the number of cards of the history, the searching seat, 1/tau (:func:`_infer_choose`)."""
+``(MAX_POOL,)``: their log-likelihoods, then their cumulative weights."""
 
 MAX_POOL = 4096
 """The most worlds a decision draws to weigh (``pool`` × ``worlds``, capped)."""
@@ -97,8 +97,8 @@ def workspace(searching):
     worlds = W.Scratch(np.zeros((5, W.MAX_HOLDERS), np.int64), np.zeros((5, W.N_KEYS * k), np.float64), fact,
                        np.zeros(W.MAX_HOLDERS, np.uint64), np.zeros(64, np.int64), np.zeros(1, np.int64))
     return Workspace(deal, seats, np.zeros((2, MAX_SEATS), np.uint64), np.zeros((4, MAX_SEATS), np.int64), worlds,
-                     np.zeros((3, 64), np.float64), np.zeros((MAX_POOL * k, MAX_SEATS), np.uint64),
-                     np.zeros(MAX_POOL * k, np.float64), np.zeros(4, np.float64))
+                     np.zeros((5, 64), np.float64), np.zeros((MAX_POOL * k, MAX_SEATS), np.uint64),
+                     np.zeros(MAX_POOL * k, np.float64))
 
 
 @njit
@@ -108,8 +108,6 @@ def searching(family, n):
         if family[s] == SEARCH_ID:
             return True
     return False
-
-
 
 
 @njit_nrt_free
@@ -177,48 +175,6 @@ def rollout(P, n, sit_out, tables, view, card, lead, talon_points, tricks, ws):
     return row[COL_FISH + seat]
 
 
-@njit_nrt_free_inline
-def _infer_choose(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, seen, k):
-    """A replay's card (:func:`loglik`): the history's, whose log-probability under the model (the rollout policy
-    in that seat's place, softened by tau) is added to ``ws.acc[0]`` for the other seats; past the history, any
-    legal card (nothing is weighed there)."""
-    acc = ws.acc
-    ti = deal.seat_view[V_TRICK]
-    if ti * N_ACTIVE + k >= np.int64(acc[1]):
-        return lowest(legal)
-    card = deal.tricks[ti, 1 + k]
-    if (legal & bit(card)) == _ZERO:
-        acc[0] = -np.inf  # the world could not have played the history (the first lead's heart rule)
-        return card
-    n_legal = count(legal)
-    if seat != np.int64(acc[2]) and n_legal > 1:
-        seat_plays(deal.seat_view, seat, hand, legal, seen, deal.known[seat], k)
-        model = dispatch.play(seats.family[seat], seats.params[seat], deal.draws[seat], deal.seat_view, tables)
-        inv_tau = acc[3]
-        acc[0] += (inv_tau if model == card else 0.0) - np.log(np.exp(inv_tau) + n_legal - 1)
-    return card
-
-
-_infer_tricks = make_play_tricks(_infer_choose)
-
-
-@njit_nrt_free
-def loglik(P, n, sit_out, tables, view, lead, tricks, inv_tau, ws):
-    """The log-likelihood of the cards the other seats have played so far in the deal of ``view``, were their hands
-    at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`_rollout_seats`) softened by
-    ``1 / inv_tau``: the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1), each other legal card
-    1 / (e^(1/tau) + L - 1). -inf where a card played was not legal in that world."""
-    seat, dealer, declarer = view[V_SEAT], view[V_DEALER], view[V_DECLARER]
-    acc = ws.acc
-    acc[0] = 0.0
-    acc[1] = view[V_TRICK] * N_ACTIVE + view[V_N_CUR]
-    acc[2] = seat
-    acc[3] = inv_tau
-    _replay_from_the_start(P, n, sit_out, view, lead, 0, tricks, ws)
-    _infer_tricks(P, n, sit_out, tables, ws.seats, ws.deal, dealer, declarer, 0, ws)
-    return acc[0]
-
-
 @njit_nrt_free
 def _talon_points(P, n, world, tables):
     """The card points of a world's talon (every card of the deck no seat holds)."""
@@ -235,7 +191,7 @@ def _talon_points(P, n, world, tables):
 
 
 @njit_nrt_free
-def _rollout_seats(params, draws, view, n, ws):
+def rollout_seats(params, draws, view, n, ws):
     """The rollout's seats: the rollout policy everywhere, with the deciding seat's draws; only that seat knows its
     talon cards."""
     seat = view[V_SEAT]
@@ -251,11 +207,14 @@ def _rollout_seats(params, draws, view, n, ws):
 
 
 @njit_nrt_free
-def weigh(P, n, sit_out, tables, view, tricks, key, index, n_pool, inv_tau, unseen, nh, decl, decl_played, ws):
-    """Draw ``n_pool`` worlds (uniformly, :func:`draw_world`) into ``ws.pool`` and their log-likelihoods
-    (:func:`loglik`) into ``ws.weight``. Returns (how many were drawn, the next draw index)."""
+def weigh(P, n, sit_out, tables, view, tricks, key, n_pool, inv_tau, ws):
+    """Draw ``n_pool`` worlds of the decision of ``view`` (uniformly, :func:`draw_world`, the first draws of stream
+    ``key``) into ``ws.pool`` and their log-likelihoods (:func:`.inference_nb.loglik`) into ``ws.weight``. Returns
+    (how many were drawn, the next draw index)."""
     seat, hand = view[V_SEAT], mask(view, V_HAND)
+    unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
     world = ws.lead[1]
+    index = 0
     for i in range(n_pool):
         index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
         if index < 0:
@@ -267,34 +226,14 @@ def weigh(P, n, sit_out, tables, view, tricks, key, index, n_pool, inv_tau, unse
 
 
 @njit_nrt_free
-def _cumulate(n_pool, ws):
-    """Turn the log-likelihoods ``ws.weight[:n_pool]`` into cumulative weights summing to 1; False if every world
-    weighs nothing."""
-    top = -np.inf
-    for i in range(n_pool):
-        top = max(top, ws.weight[i])
-    if top == -np.inf:
-        return False
-    total = 0.0
-    for i in range(n_pool):
-        total += np.exp(ws.weight[i] - top)
-        ws.weight[i] = total
-    for i in range(n_pool):
-        ws.weight[i] /= total
-    return True
-
-
-@njit_nrt_free
 def pool_worlds(params, draws, view, tables, P, n, sit_out, tricks, ws, out, logw):
     """The worlds a search with inference would weigh at the decision of ``view`` (``len(out)`` of them, at most
     :data:`MAX_POOL`) into ``out`` (``uint64 (k, MAX_SEATS)``) and their log-likelihoods into ``logw``, under its
     parameters ``params`` (its ``tau`` and rollout policy). Returns how many were drawn. For tests and studies."""
     trick_index, n_cur = view[V_TRICK], view[V_N_CUR]
-    unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
-    _rollout_seats(params, draws, view, n, ws)
+    rollout_seats(params, draws, view, n, ws)
     key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
-    got, _ = weigh(P, n, sit_out, tables, view, tricks, key, 0, min(out.shape[0], MAX_POOL), 1.0 / params[5],
-                   unseen, nh, decl, decl_played, ws)
+    got, _ = weigh(P, n, sit_out, tables, view, tricks, key, min(out.shape[0], MAX_POOL), 1.0 / params[5], ws)
     for i in range(got):
         for s in range(MAX_SEATS):
             out[i, s] = ws.pool[i, s]
@@ -404,8 +343,10 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     """The card to play: the rollout policy's own card, unless another legal card does better across ``worlds``
     consistent worlds by more than ``margin`` standard errors of the paired difference (then the best such card).
     With ``race`` > 0, from world ``first`` on a card leaves the race once its gain cannot be above 0
-    (:func:`_raced`), and the search stops when only the own card is left. With ``infer``, the worlds are resampled
-    from ``pool`` × ``worlds`` weighed ones (:func:`weigh`).
+    (:func:`raced`), and the search stops when only the own card is left. With ``infer``, the worlds are resampled
+    from ``pool`` × ``worlds`` weighed ones (:func:`weigh`), or with ``pool`` 1 each world drawn counts by its
+    weight (self-normalised importance sampling: weighted means, the standard error on the effective number of
+    worlds, :func:`mean_se`).
 
     What it reads: the seat's ``view`` (:mod:`reversis_sim.kernel.view`: its hand and legal cards, the talon cards
     it knows, the declarer and his goal, the pool before the deal and whether its antes were doubled) and the trick
@@ -419,10 +360,12 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     own = _own_card(params, draws, view, tables)
     if count(legal) == 1:
         return own
-    _rollout_seats(params, draws, view, n, ws)
+    rollout_seats(params, draws, view, n, ws)
     for c in range(64):
         stats[0, c] = 0.0
         stats[1, c] = 0.0
+        stats[3, c] = 0.0
+        stats[4, c] = 0.0
     candidates = distinct(legal, hand, ws.lead[0], n, own, tables)
     if candidates == bit(own):
         return own
@@ -432,18 +375,36 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     wanted = np.int64(params[0])
     race, first = params[2], np.int64(params[3])
     n_pool, picked, step, u = 0, 0, 0.0, 0.0
+    weighted = params[4] > 0.0 and params[6] <= 1.0
     if params[4] > 0.0:  # inference: weigh a larger draw, then resample (systematic: one uniform, even steps)
-        n_pool, index = weigh(P, n, sit_out, tables, view, tricks, key, index, min(wanted * np.int64(params[6]),
-                              MAX_POOL), 1.0 / params[5], unseen, nh, decl, decl_played, ws)
-        if n_pool == 0 or not _cumulate(n_pool, ws):
-            return own
-        step = 1.0 / wanted
-        u = W.uniform(extend(key, 1), 0) * step
-    for _ in range(wanted):
-        if n_pool > 0:
+        n_pool, index = weigh(P, n, sit_out, tables, view, tricks, key, min(wanted * np.int64(params[6]), MAX_POOL),
+                              1.0 / params[5], ws)
+        if weighted:
+            if n_pool == 0 or not relative(n_pool, ws):
+                return own
+        else:
+            if n_pool == 0 or not cumulate(n_pool, ws):
+                return own
+            step = 1.0 / wanted
+            u = W.uniform(extend(key, 1), 0) * step
+    last = -1
+    for w in range(wanted):
+        again = False
+        wt = 1.0
+        if weighted:
+            if w >= n_pool:
+                break
+            wt = ws.weight[w]
+            if wt == 0.0:
+                continue  # a world that could not have played the history
+            for s in range(MAX_SEATS):
+                world[s] = ws.pool[w, s]
+        elif n_pool > 0:
             while picked < n_pool - 1 and ws.weight[picked] <= u:
                 picked += 1
             u += step
+            again = picked == last  # drawn again: its rollouts (deterministic) are still in stats[2]
+            last = picked
             for s in range(MAX_SEATS):
                 world[s] = ws.pool[picked, s]
         else:
@@ -451,8 +412,9 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
             if index < 0:
                 break
         n_worlds += 1
-        talon_points = _talon_points(P, n, world, tables)
-        m = candidates
+        m = candidates if not again else _ZERO
+        if m:
+            talon_points = _talon_points(P, n, world, tables)
         while m:
             c = lowest(m)
             m &= m - np.uint64(1)
@@ -462,122 +424,15 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
             c = lowest(m)
             m &= m - np.uint64(1)
             d = stats[2, c] - stats[2, own]
-            stats[0, c] += d
-            stats[1, c] += d * d
+            stats[0, c] += wt * d
+            stats[1, c] += wt * d * d
+            stats[3, c] += wt
+            stats[4, c] += wt * wt
         if race > 0.0 and n_worlds >= first:
-            candidates = _raced(candidates, own, stats, n_worlds, race)
+            candidates = raced(candidates, own, stats, race)
             if candidates == bit(own):
                 break
-    return _best(candidates, own, stats, n_worlds, params[1])
-
-
-@njit_nrt_free
-def _raced(candidates, own, stats, n_worlds, race):
-    """The candidates still in the race after ``n_worlds`` worlds (``own`` always): those whose mean gain over
-    ``own`` plus ``race`` standard errors of it is above 0."""
-    out = bit(own)
-    m = candidates & ~bit(own)
-    while m:
-        c = lowest(m)
-        m &= m - np.uint64(1)
-        mean = stats[0, c] / n_worlds
-        var = max(stats[1, c] - n_worlds * mean * mean, 0.0) / (n_worlds - 1)
-        if mean + race * np.sqrt(var / n_worlds) > 0.0:
-            out |= bit(c)
-    return out
-
-
-@njit_nrt_free
-def distinct(legal, hand, played_by, n, own, tables):
-    """The legal cards worth playing out: one of each set of equivalent cards, ``own`` for its own set.
-
-    Two cards of a suit are equivalent when every card of the suit ranked between them has been played or is in
-    the hand, and they take the same points and neither is an Ace or the J♥ (which carry payments of their own):
-    whichever is played, every trick goes the same way and scores the same."""
-    seen = _ZERO
-    for s in range(n):
-        seen |= played_by[s]
-    gone = seen | hand
-    out = _ZERO
-    for suit in range(4):
-        cards = legal & suit_mask(suit)
-        prev = -1
-        while cards:
-            # the cards of the suit in hand from the weakest up
-            c = _weakest(cards, tables)
-            cards &= ~bit(c)
-            same = prev >= 0 and (bit(c) & PAYMENT_CARDS) == _ZERO and (bit(prev) & PAYMENT_CARDS) == _ZERO \
-                and tables[T_TRICK_POINTS, c] == tables[T_TRICK_POINTS, prev] \
-                and _nothing_between(suit, prev, c, gone, tables)
-            if not same:
-                out |= bit(c)  # a new set, represented by its weakest card
-            elif c == own:
-                out = (out & ~_set_of(out, suit, c, tables)) | bit(c)  # the set is represented by own
-            prev = c
-    return out
-
-
-@njit_nrt_free
-def _weakest(cards, tables):
-    best, best_s = -1, 1 << 30
-    m = cards
-    while m:
-        c = lowest(m)
-        m &= m - np.uint64(1)
-        if tables[T_STRENGTH, c] < best_s:
-            best, best_s = c, tables[T_STRENGTH, c]
-    return best
-
-
-@njit_nrt_free
-def _nothing_between(suit, a, b, gone, tables):
-    """Every card of ``suit`` strictly between ``a`` and ``b`` in strength is in ``gone``."""
-    lo, hi = tables[T_STRENGTH, a], tables[T_STRENGTH, b]
-    m = suit_mask(suit) & ~gone
-    while m:
-        c = lowest(m)
-        m &= m - np.uint64(1)
-        st = tables[T_STRENGTH, c]
-        if st >= 0 and lo < st < hi:
-            return False
-    return True
-
-
-@njit_nrt_free
-def _set_of(chosen, suit, c, tables):
-    """The representative in ``chosen`` of the set ``c`` joins: the strongest chosen card of the suit below it."""
-    best, best_s = _ZERO, -1
-    m = chosen & suit_mask(suit)
-    while m:
-        x = lowest(m)
-        m &= m - np.uint64(1)
-        st = tables[T_STRENGTH, x]
-        if best_s < st < tables[T_STRENGTH, c]:
-            best, best_s = bit(x), st
-    return best
-
-
-@njit_nrt_free
-def _best(legal, own, stats, n_worlds, margin):
-    """The card whose mean gain over ``own`` is largest and above ``margin`` standard errors; else ``own``."""
-    best, best_mean = own, 0.0
-    if n_worlds == 0:
-        return own
-    m = legal
-    while m:
-        c = lowest(m)
-        m &= m - np.uint64(1)
-        mean = stats[0, c] / n_worlds
-        if mean <= best_mean:
-            continue
-        if margin > 0.0:
-            if n_worlds < 2:
-                continue
-            var = max(stats[1, c] - n_worlds * mean * mean, 0.0) / (n_worlds - 1)
-            if mean <= margin * np.sqrt(var / n_worlds):
-                continue
-        best, best_mean = c, mean
-    return best
+    return best(candidates, own, stats, params[1])
 
 
 @njit_nrt_free

@@ -1,0 +1,127 @@
+"""Inference for the search (``infer=rollout``, :mod:`.search`): how likely the cards the other seats have played are
+in a world (:func:`loglik`, the history replayed with the rollout policy asked in each seat's place), and the
+weights made of those log-likelihoods (:func:`cumulate` for resampling, :func:`relative` for importance
+sampling). The worlds are drawn and weighed by :func:`.search_nb.weigh`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernel.bits import bit, count
+from ..kernel.compiled import N_ACTIVE, P_DECK_MASK, P_HAND_SIZE
+from ..kernel.jit import njit_nrt_free
+from ..kernel.layout import H_NOW
+from ..kernel.payments import position, round_origin, seat_of
+from ..kernel.tricks import legal_mask
+from ..kernel.view import (
+    V_CUR,
+    V_DEALER,
+    V_DECLARER,
+    V_DOUBLE_ANTE,
+    V_GOAL,
+    V_LEADER,
+    V_N_CUR,
+    V_POOL_BEFORE,
+    V_SEAT,
+    V_STREAK,
+    V_TRICK,
+    seat_plays,
+    start_view,
+)
+from . import dispatch
+
+_ZERO = np.uint64(0)
+
+
+@njit_nrt_free
+def loglik(P, n, sit_out, tables, view, lead, tricks, inv_tau, ws):
+    """The log-likelihood of the cards the other seats have played so far in the deal of ``view``, were their hands
+    at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`_rollout_seats`) softened by
+    ``1 / inv_tau``: of L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1), each other
+    one 1 / (e^(1/tau) + L - 1); a single legal card says nothing. -inf where a card played was not legal in that
+    world (the first lead's heart rule, which the sampler does not encode).
+
+    The history is replayed card by card as the kernel's trick loop plays it (:func:`.tricks.make_play_tricks`),
+    each other seat asked on the view it had then (the deal's facts, the trick so far, the reversis streak, the
+    cards seen, its hand in this world); the leaders and winners are the history's own, so nothing is settled and
+    the replay stops at the decision."""
+    seat, dealer, declarer = view[V_SEAT], view[V_DEALER], view[V_DECLARER]
+    n_hist = view[V_TRICK] * N_ACTIVE + view[V_N_CUR]
+    v, hands, known = ws.deal.seat_view, ws.deal.hands, ws.deal.known
+    start_view(v, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), view[V_POOL_BEFORE],
+               view[V_DOUBLE_ANTE])
+    v[V_GOAL] = view[V_GOAL]
+    v[V_DECLARER] = declarer
+    for s in range(n):
+        hands[H_NOW, s] = lead[s]
+    origin = round_origin(n, dealer)
+    e = np.exp(inv_tau)
+    total = 0.0
+    seen = _ZERO
+    first_winner, one_winner = -1, True
+    pos = 0
+    for ti in range(view[V_TRICK] + 1):
+        leader = tricks[ti, 0]
+        v[V_TRICK] = ti
+        v[V_LEADER] = leader
+        v[V_STREAK] = first_winner if (one_winner and ti > 0) else -1
+        p_leader = position(leader, origin, n)
+        led_suit = -1
+        for k in range(N_ACTIVE):
+            if pos >= n_hist:
+                return total
+            s = seat_of(p_leader + k, origin, n)
+            card = tricks[ti, 1 + k]
+            hand = hands[H_NOW, s]
+            legal = legal_mask(P, hand, ti, led_suit, s == declarer)
+            if (legal & bit(card)) == _ZERO:
+                return -np.inf
+            n_legal = count(legal)
+            if s != seat and n_legal > 1:
+                seat_plays(v, s, hand, legal, seen, known[s], k)
+                model = dispatch.play(ws.seats.family[s], ws.seats.params[s], ws.deal.draws[s], v, tables)
+                total += (inv_tau if model == card else 0.0) - np.log(e + n_legal - 1)
+            hands[H_NOW, s] = hand & ~bit(card)
+            seen |= bit(card)
+            v[V_CUR + k] = card
+            if k == 0:
+                led_suit = card >> 4
+            pos += 1
+        winner = tricks[ti, 5]
+        if ti == 0:
+            first_winner = winner
+        elif winner != first_winner:
+            one_winner = False
+    return total
+
+
+@njit_nrt_free
+def cumulate(n_pool, ws):
+    """Turn the log-likelihoods ``ws.weight[:n_pool]`` into cumulative weights summing to 1; False if every world
+    weighs nothing."""
+    top = -np.inf
+    for i in range(n_pool):
+        top = max(top, ws.weight[i])
+    if top == -np.inf:
+        return False
+    total = 0.0
+    for i in range(n_pool):
+        total += np.exp(ws.weight[i] - top)
+        ws.weight[i] = total
+    for i in range(n_pool):
+        ws.weight[i] /= total
+    return True
+
+
+@njit_nrt_free
+def relative(n_pool, ws):
+    """Turn the log-likelihoods ``ws.weight[:n_pool]`` into weights relative to the largest (1); False if every
+    world weighs nothing."""
+    top = -np.inf
+    for i in range(n_pool):
+        top = max(top, ws.weight[i])
+    if top == -np.inf:
+        return False
+    for i in range(n_pool):
+        ws.weight[i] = np.exp(ws.weight[i] - top)
+    return True
