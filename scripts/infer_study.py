@@ -13,7 +13,7 @@ mean probability put on the truth, and the effective sample size of the weights 
 share of K.
 
     python scripts/infer_study.py                      # parlett, 120 deals, K=256, seed 101 (exploring)
-    python scripts/infer_study.py --seed 202 --tau 0.5 # a confirmation seed, the chosen tau only
+    python scripts/infer_study.py --seed 202 --tau 1   # a confirmation seed, the chosen tau only
 """
 
 from __future__ import annotations

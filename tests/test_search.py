@@ -271,6 +271,9 @@ def test_a_search_spec_carries_its_rollout_policy():
     ("search:infer=rollout,tau=0", "tau=0 is out of range [0.05, 20]"),
     ("search:infer=rollout,tau=-1", "tau=-1 is out of range [0.05, 20]"),
     ("search:infer=rollout,rollout=(search:infer=rollout)", "a search cannot roll out with a search"),
+    ("search:tau=2", "tau acts only with infer=rollout; add it, or leave it out"),
+    ("search:pool=2,tau=3", "tau and pool act only with infer=rollout"),
+    ("search:infer=rollout,rollout=random", "infer=rollout needs a rollout policy that plays by rule"),
 ])
 def test_bad_search_specs_are_refused_in_one_sentence(text, message):
     with pytest.raises(PolicySpecError, match=None) as err:

@@ -36,14 +36,15 @@ _ZERO = np.uint64(0)
 @njit_nrt_free
 def loglik(P, n, sit_out, tables, view, lead, tricks, inv_tau, ws):
     """The log-likelihood of the cards the other seats have played so far in the deal of ``view``, were their hands
-    at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`_rollout_seats`) softened by
-    ``1 / inv_tau``: of L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1), each other
-    one 1 / (e^(1/tau) + L - 1); a single legal card says nothing. -inf where a card played was not legal in that
-    world (the first lead's heart rule, which the sampler does not encode).
+    at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`.search_nb.rollout_seats`)
+    softened by ``1 / inv_tau``: of L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1),
+    each other one 1 / (e^(1/tau) + L - 1); a single legal card says nothing. -inf where a card played was not
+    legal in that world (the first lead's heart rule, which the sampler does not encode).
 
     The history is replayed card by card as the kernel's trick loop plays it (:func:`.tricks.make_play_tricks`),
     each other seat asked on the view it had then (the deal's facts, the trick so far, the reversis streak, the
-    cards seen, its hand in this world); the leaders and winners are the history's own, so nothing is settled and
+    cards seen, its hand in this world), but for the talon cards it knew, which the searching seat cannot know
+    (none); the leaders and winners are the history's own, so nothing is settled and
     the replay stops at the decision."""
     seat, dealer, declarer = view[V_SEAT], view[V_DEALER], view[V_DECLARER]
     n_hist = view[V_TRICK] * N_ACTIVE + view[V_N_CUR]

@@ -149,7 +149,23 @@ def parse_spec(text: str) -> PolicySpec:
         if problem:
             raise PolicySpecError(f"policy {text!r}: {key}={raw.strip()} {problem}")
         values[key] = value
+    if fam.searches:
+        _check_inference(text, fam, values, rollout)
     return PolicySpec(family_name, tuple((p.name, values[p.name]) for p in fam.params), rollout)
+
+
+def _check_inference(text: str, fam: Family, values: dict[str, float], rollout: PolicySpec) -> None:
+    """A search's inference settings make sense together (issue 27): ``tau`` and ``pool`` act only with ``infer``,
+    and the model must be a policy whose card is a model of play (not one drawn at random)."""
+    if values["infer"] == 0:
+        idle = [p.name for p in fam.params if p.name in ("tau", "pool") and values[p.name] != p.default]
+        if idle:
+            one = len(idle) == 1
+            raise PolicySpecError(f"policy {text!r}: {' and '.join(idle)} {'acts' if one else 'act'} only with "
+                                  f"infer=rollout; add it, or leave {'it' if one else 'them'} out")
+    elif FAMILIES[rollout.family].draws:
+        raise PolicySpecError(f"policy {text!r}: infer=rollout needs a rollout policy that plays by rule, not at "
+                              f"random ({rollout.family} draws its cards); give one such as rollout=tuned")
 
 
 def _items(text: str, rest: str) -> list[str]:

@@ -387,10 +387,10 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
                 return own
             step = 1.0 / wanted
             u = W.uniform(extend(key, 1), 0) * step
-    last = -1
+    last, k = -1, 0
     for w in range(wanted):
         again = False
-        wt = 1.0
+        wt, wt2 = 1.0, 1.0
         if weighted:
             if w >= n_pool:
                 break
@@ -403,7 +403,11 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
             while picked < n_pool - 1 and ws.weight[picked] <= u:
                 picked += 1
             u += step
-            again = picked == last  # drawn again: its rollouts (deterministic) are still in stats[2]
+            # drawn again: its rollouts (deterministic) are still in stats[2], and it is one world of weight k, its
+            # multiplicity, not k worlds (the square of its weight grows by (k + 1)^2 - k^2)
+            again = picked == last
+            k = k + 1 if again else 1
+            wt2 = 2.0 * k - 1.0
             last = picked
             for s in range(MAX_SEATS):
                 world[s] = ws.pool[picked, s]
@@ -427,7 +431,7 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
             stats[0, c] += wt * d
             stats[1, c] += wt * d * d
             stats[3, c] += wt
-            stats[4, c] += wt * wt
+            stats[4, c] += wt * wt if n_pool == 0 or weighted else wt2
         if race > 0.0 and n_worlds >= first:
             candidates = raced(candidates, own, stats, race)
             if candidates == bit(own):
