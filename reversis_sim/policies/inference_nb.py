@@ -100,14 +100,11 @@ def loglik(P, n, sit_out, tables, view, lead, tricks, inv_tau, ws):
 def cumulate(n_pool, ws):
     """Turn the log-likelihoods ``ws.weight[:n_pool]`` into cumulative weights summing to 1; False if every world
     weighs nothing."""
-    top = -np.inf
-    for i in range(n_pool):
-        top = max(top, ws.weight[i])
-    if top == -np.inf:
+    if not relative(n_pool, ws):
         return False
     total = 0.0
     for i in range(n_pool):
-        total += np.exp(ws.weight[i] - top)
+        total += ws.weight[i]
         ws.weight[i] = total
     for i in range(n_pool):
         ws.weight[i] /= total

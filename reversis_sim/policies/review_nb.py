@@ -18,12 +18,12 @@ from collections import namedtuple
 import numpy as np
 
 from ..kernel.bits import lowest
-from ..kernel.compiled import MAX_SEATS, P_DECK_MASK, P_PARTY_BONUS, T_TALON_POINTS
+from ..kernel.compiled import MAX_SEATS, P_PARTY_BONUS
 from ..kernel.jit import njit, njit_nrt_free
 from ..kernel.layout import COL_PARTY_VALUE, H_LEAD
 from ..kernel.view import V_HAND, V_LEGAL, V_SEAT, V_TALON_KNOWN, mask
 from .options_nb import distinct
-from .search_nb import draw_world, holders, rollout, workspace
+from .search_nb import draw_world, holders, rollout, workspace, world_talon_points
 
 MAX_WORLDS = 1024
 """The most worlds a decision is reviewed in (``--worlds``)."""
@@ -84,7 +84,6 @@ def evaluate(P, n, sit_out, tables, view, deal, key, n_worlds, played, r):
     known = ws.deal.known
     for s in range(MAX_SEATS):  # the rollout seats: only the deciding seat knows its talon card
         known[s] = mask(view, V_TALON_KNOWN) if s == seat else np.uint64(0)
-    deck = np.uint64(P[P_DECK_MASK])
     index = 0
     nw = 0
     for _ in range(min(n_worlds, MAX_WORLDS)):
@@ -92,14 +91,7 @@ def evaluate(P, n, sit_out, tables, view, deal, key, n_worlds, played, r):
         if index < 0:
             break
         world = ws.lead[1]
-        everyone = np.uint64(0)
-        for s in range(n):
-            everyone |= world[s]
-        talon_points = 0
-        t = deck & ~everyone
-        while t:
-            talon_points += tables[T_TALON_POINTS, lowest(t)]
-            t &= t - np.uint64(1)
+        talon_points = world_talon_points(P, n, world, tables)
         for j in range(n_opt):
             values[nw, j] = rollout(P, n, sit_out, tables, view, cards[j], world, talon_points, tricks, ws)
         nw += 1

@@ -176,7 +176,7 @@ def rollout(P, n, sit_out, tables, view, card, lead, talon_points, tricks, ws):
 
 
 @njit_nrt_free
-def _talon_points(P, n, world, tables):
+def world_talon_points(P, n, world, tables):
     """The card points of a world's talon (every card of the deck no seat holds)."""
     everyone = _ZERO
     for s in range(n):
@@ -390,13 +390,14 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     last, k = -1, 0
     for w in range(wanted):
         again = False
-        wt, wt2 = 1.0, 1.0
+        wt, wt2 = 1.0, 1.0  # the world's weight, and what it adds to the sum of the squared weights
         if weighted:
             if w >= n_pool:
                 break
             wt = ws.weight[w]
             if wt == 0.0:
                 continue  # a world that could not have played the history
+            wt2 = wt * wt
             for s in range(MAX_SEATS):
                 world[s] = ws.pool[w, s]
         elif n_pool > 0:
@@ -418,7 +419,7 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
         n_worlds += 1
         m = candidates if not again else _ZERO
         if m:
-            talon_points = _talon_points(P, n, world, tables)
+            talon_points = world_talon_points(P, n, world, tables)
         while m:
             c = lowest(m)
             m &= m - np.uint64(1)
@@ -431,7 +432,7 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
             stats[0, c] += wt * d
             stats[1, c] += wt * d * d
             stats[3, c] += wt
-            stats[4, c] += wt * wt if n_pool == 0 or weighted else wt2
+            stats[4, c] += wt2
         if race > 0.0 and n_worlds >= first:
             candidates = raced(candidates, own, stats, race)
             if candidates == bit(own):
