@@ -24,7 +24,7 @@ from reversis_sim.kernel.view import (
     V_TRICK,
     new_view,
 )
-from reversis_sim.policies import PolicySpecError, make_policy, parse_spec, search, search_nb
+from reversis_sim.policies import PolicySpecError, make_policy, parse_spec, rollout_nb, search, search_nb
 from reversis_sim.policies import worlds as W
 from reversis_sim.rules import PRESETS
 
@@ -167,7 +167,7 @@ def _check_worlds(rules, view, outcome, n_worlds=8):
         seat, C.mask(view.hand), len(view.tricks), len(view.current), view.dealer, declarer, C.mask(view.talon_known),
         C.mask(rules.tables.deck)]
     got = search_nb.draw_worlds(cr.params, n, record, _history(view), np.uint64(hash((seat, len(view.tricks)))
-                                & (2**63 - 1)), out, search_nb.workspace(True))
+                                & (2**63 - 1)), out, rollout_nb.workspace(True))
     assert got == n_worlds, "no consistent world at a real decision"
     played = [set() for _ in range(n)]
     done = [(t.leader, t.cards) for t in view.tricks] + ([(view.leader, view.current)] if view.current else [])
@@ -196,6 +196,28 @@ def _check_worlds(rules, view, outcome, n_worlds=8):
 
 def reference_eligible(rules, hand):
     return espagnolette_eligible(rules, sorted(hand))
+
+
+@pytest.mark.parametrize("first_lead_rule", ["any", "heart_if_able"])
+def test_a_first_lead_of_another_suit_shows_no_heart_where_a_heart_must_be_led_if_able(first_lead_rule):
+    rules = PRESETS["parlett"].replace(first_lead_rule=first_lead_rule)
+    cr = compile_rules(rules)
+    deck = list(rules.tables.deck)
+    lead = next(c for c in deck if C.suit_of(c) != C.HEARTS)
+    hand = [c for c in deck if C.suit_of(c) not in (C.HEARTS, C.suit_of(lead))][:12]
+    record = new_view()  # seat 2 follows the eldest's first lead (dealer 0, no declarer)
+    record[[V_SEAT, V_HAND, V_TRICK, V_N_CUR, V_DEALER, V_DECLARER, V_TALON_KNOWN, V_DECK]] = [
+        2, C.mask(hand), 0, 1, 0, -1, 0, C.mask(deck)]
+    tricks = np.full((MAX_TRICKS, 6), -1, np.int64)
+    tricks[0, 0], tricks[0, 1] = 1, lead
+    out = np.zeros((200, MAX_SEATS), np.uint64)
+    assert search_nb.draw_worlds(cr.params, 4, record, tricks, np.uint64(9), out, rollout_nb.workspace(True)) == 200
+    hearts = C.mask(c for c in deck if C.suit_of(c) == C.HEARTS)
+    leader_has_hearts = (out[:, 1] & np.uint64(hearts)) != 0
+    if first_lead_rule == "any":
+        assert leader_has_hearts.mean() > 0.9  # 11 of the 35 unseen cards, 12 of them hearts
+    else:
+        assert not leader_has_hearts.any()
 
 
 @pytest.mark.parametrize("preset", ["parlett", "modern", "serbian", "modern_five"])

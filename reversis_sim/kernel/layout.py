@@ -77,6 +77,7 @@ N_COLS = COL_SHUFFLES + 1
 Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED  # reversis_sim.game.FATES
 ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY, ERR_POOL, ERR_WHERE = 1, 2, 3, 4, 5, 6
 UNKNOWN_FAMILY = -2  # what a policy decision returns for a family id no family is registered under
+STOP = -3  # what a trick loop's chooser returns to end the loop there (kernel/tricks.py: make_play_tricks)
 
 MAX_POOL = 2**56
 """The largest pool a deal may start with: the pool is the one amount that grows without bound (a doubling in

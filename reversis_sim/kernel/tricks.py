@@ -57,6 +57,7 @@ from .layout import (
     ERR_FAMILY,
     ERR_PLAY,
     H_NOW,
+    STOP,
     UNKNOWN_FAMILY,
 )
 from .payments import commit_reversis, position, round_origin, seat_of, side_payments
@@ -147,15 +148,18 @@ def make_play_tricks(choose_play):
     ``deal.seat_view`` holding the deal's facts and the trick so far; the chooser sets the seat's own facts,
     :func:`reversis_sim.kernel.view.seat_plays`, :func:`reversis_sim.numba_engine.policy.choose_play`): the engine's
     seats, or a rollout's. ``ws`` is a searching seat's workspace, passed through. numba compiles one loop per
-    chooser."""
+    chooser. A chooser that returns :data:`STOP` ends the loop there (a search's replay of a deal's history,
+    :mod:`reversis_sim.policies.search_nb`)."""
 
     @njit_nrt_free_inline
-    def play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, n_forced, ws):
+    def play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, n_forced, ws, start, n_claims):
         """R17-R21: the eldest leads; follow suit if able; the highest card of the suit led wins and leads next.
         Side payments trick by trick, the reversis commitment after trick ``reversis_commit_after``. The first
         ``n_forced`` cards in playing order are the ones already in ``deal.tricks`` (a replayed history); every
         other card is ``choose_play``'s, on the seat's view (:mod:`.view`: the deal's facts and the trick as it is
-        played, kept here). Returns (committed seat or -1, breaker or -1, number of led claims)."""
+        played, kept here). From trick ``start`` on (0: the whole deal): the tricks before it are already played
+        into ``deal`` (its row, ledger, hands and tricks, with ``n_claims`` led claims; a search resumes its
+        rollouts there). Returns (committed seat or -1, breaker or -1, number of led claims)."""
         row, ledger, claims, hands, tricks, view = (deal.row, deal.ledger, deal.claims, deal.hands, deal.tricks,
                                                     deal.seat_view)
         n_tricks = P[P_HAND_SIZE]
@@ -166,10 +170,16 @@ def make_play_tricks(choose_play):
         one_winner = True
         committed = -1
         breaker = -1
-        n_claims = 0
         seen = _ZERO  # every card played so far (public)
         view[V_DECLARER] = declarer
-        for ti in range(n_tricks):
+        for ti in range(start):  # the tricks already played: what the loop knew after them
+            for k in range(N_ACTIVE):
+                seen |= bit(tricks[ti, 1 + k])
+            leader = tricks[ti, 5]
+            first_winner, one_winner, committed, breaker, _ = after_trick(P, ti + 1, leader, first_winner,
+                                                                          one_winner, committed, breaker,
+                                                                          commit_after, declarer)
+        for ti in range(start, n_tricks):
             t = ti + 1
             tricks[ti, 0] = leader
             led_suit = -1
@@ -187,6 +197,8 @@ def make_play_tricks(choose_play):
                 else:
                     card = choose_play(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, seen, k)
                 if card < 0 or (legal & bit(card)) == _ZERO:
+                    if card == STOP:
+                        return committed, breaker, n_claims
                     # not a legal card; or no family is registered under the seat's id
                     row[COL_ERROR] = (ERR_FAMILY if card == UNKNOWN_FAMILY else ERR_PLAY) + 16 * seat
                     card = select(legal, 0)
@@ -204,20 +216,34 @@ def make_play_tricks(choose_play):
                 row[COL_POINTS + winner] += tables[T_TRICK_POINTS, tricks[ti, 1 + k]]
             if (played & PAYMENT_CARDS) != _ZERO:
                 n_claims = side_payments(P, n, row, ledger, claims, n_claims, t, tricks, dealer, winner)
-            if t == 1:
-                first_winner = winner
-            elif winner != first_winner:
-                one_winner = False
-            if t == commit_after and one_winner and (winner != declarer or P[P_DECLARER_CAN_COMMIT]):
-                # F1.4: where the declarer cannot be committed, his winning tricks 1..t commits nobody.
-                committed = winner
+            first_winner, one_winner, committed, breaker, commits = after_trick(P, t, winner, first_winner,
+                                                                                one_winner, committed, breaker,
+                                                                                commit_after, declarer)
+            if commits:
                 n_claims = commit_reversis(P, row, ledger, claims, n_claims, t)
-            elif committed >= 0 and breaker < 0 and winner != committed:
-                breaker = winner  # G9: the winner of the first trick after the commitment that he lost
             leader = winner
         return committed, breaker, n_claims
 
     return play_tricks
+
+
+@njit_nrt_free_inline
+def after_trick(P, t, winner, first_winner, one_winner, committed, breaker, commit_after, declarer):
+    """The reversis's bookkeeping after trick ``t`` (1-based) is won by ``winner``: the first trick's winner,
+    whether one seat won every trick so far, the committed seat and the breaker. Returns them, and whether the
+    winner commits to the reversis now (the caller returns the payments, :func:`.payments.commit_reversis`)."""
+    if t == 1:
+        first_winner = winner
+    elif winner != first_winner:
+        one_winner = False
+    commits = False
+    if t == commit_after and one_winner and (winner != declarer or P[P_DECLARER_CAN_COMMIT]):
+        # F1.4: where the declarer cannot be committed, his winning tricks 1..t commits nobody.
+        committed = winner
+        commits = True
+    elif committed >= 0 and breaker < 0 and winner != committed:
+        breaker = winner  # G9: the winner of the first trick after the commitment that he lost
+    return first_winner, one_winner, committed, breaker, commits
 
 
 @njit_nrt_free_inline

@@ -345,7 +345,7 @@ def make_play_deal(play_tricks, exchange=exchange, declare=declare):
                 row[COL_Q_HOLDER] = s
             if P[P_ESP] and row[COL_ESP_ELIGIBLE] < 0 and espagnolette_eligible(P, hand):
                 row[COL_ESP_ELIGIBLE] = s
-        committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws)
+        committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws, 0, 0)
         settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
         return row[COL_POOL_AFTER]
 

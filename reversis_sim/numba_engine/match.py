@@ -48,7 +48,8 @@ from ..kernel.layout import (
     Dealing,
     alloc,
 )
-from ..policies.search_nb import searching, workspace
+from ..policies.rollout_nb import workspace
+from ..policies.search_nb import searching
 from .deal import play_deal
 from .rows import PAY_SLOTS, payment_rows, seat_rows
 

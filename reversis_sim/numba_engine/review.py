@@ -49,7 +49,8 @@ from ..kernel.tricks import QUINOLA_BIT, make_play_tricks
 from ..kernel.view import V_CUR, V_STREAK, V_TRICK, seat_plays
 from ..policies.dispatch import UNKNOWN_FAMILY, uses_draws
 from ..policies.review_nb import evaluate, review_scratch, set_rollout, summarize
-from ..policies.search_nb import searching, workspace
+from ..policies.rollout_nb import workspace
+from ..policies.search_nb import searching
 from .deal import make_declare, make_exchange, make_play_deal, play_deal, seat_declares, seat_exchange
 from .match import next_deal
 from .policy import choose_play

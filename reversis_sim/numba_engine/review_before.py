@@ -130,7 +130,7 @@ def play_out(P, n, sit_out, tables, seats, real, b, ws, seat, step, option, talo
         talon_points = _rollout_exchange(P, n, sit_out, tables, seats, deal, dealer, b, step, talon_points)
     row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
     declarer = _rollout_declare(P, n, sit_out, tables, seats, deal, dealer, b)
-    committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws)
+    committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws, 0, 0)
     settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
     if P[P_SCORING] == SCORING_SIMPLE:
         return -row[COL_SCORE + seat]

@@ -23,7 +23,8 @@ from ..kernel.jit import njit, njit_nrt_free
 from ..kernel.layout import COL_PARTY_VALUE, H_LEAD
 from ..kernel.view import V_HAND, V_LEGAL, V_SEAT, V_TALON_KNOWN, mask
 from .options_nb import distinct
-from .search_nb import draw_world, holders, rollout, workspace, world_talon_points
+from .rollout_nb import replay_history, rollout, workspace, world_talon_points
+from .search_nb import draw_world, holders
 
 MAX_WORLDS = 1024
 """The most worlds a decision is reviewed in (``--worlds``)."""
@@ -81,6 +82,7 @@ def evaluate(P, n, sit_out, tables, view, deal, key, n_worlds, played, r):
         n_opt += 1
     if n_opt < 2:
         return n_opt, 0
+    replay_history(P, n, sit_out, tables, view, tricks, ws)
     known = ws.deal.known
     for s in range(MAX_SEATS):  # the rollout seats: only the deciding seat knows its talon card
         known[s] = mask(view, V_TALON_KNOWN) if s == seat else np.uint64(0)

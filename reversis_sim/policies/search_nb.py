@@ -1,104 +1,52 @@
-"""The numba code of the ``search`` family (declared, with how it searches, in :mod:`.search`): rollouts through
-the kernel's trick loop, the worlds a seat samples, the card it plays."""
+"""The numba code of the ``search`` family (declared, with how it searches, in :mod:`.search`): the worlds a seat
+samples, the card it plays (its rollouts: :mod:`.rollout_nb`)."""
 
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numpy as np
 
 from ..kernel.bits import bit, count, lowest
 from ..kernel.compiled import (
-    MAX_CLAIMS,
-    MAX_LEDGER,
     MAX_SEATS,
-    MAX_TRICKS,
     N_ACTIVE,
-    P_DECK_MASK,
     P_ESP_RENOUNCE,
+    P_FIRST_LEAD_HEART,
     P_HAND_SIZE,
-    P_PARTY_BONUS,
-    P_SCORING,
-    SCORING_SIMPLE,
-    T_TALON_POINTS,
 )
-from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline
-from ..kernel.keys_nb import N_DRAWS, PLAY, extend
-from ..kernel.layout import (
-    COL_DECLARER,
-    COL_ESP_GOAL,
-    COL_FISH,
-    COL_PARTY_VALUE,
-    COL_SCORE,
-    H_NOW,
-    N_COLS,
-    Deal,
-    Seats,
-)
-from ..kernel.payments import antes, position, round_origin, seat_of, sitting_out
-from ..kernel.tricks import make_play_tricks, settle_deal, start_row
+from ..kernel.jit import njit, njit_nrt_free
+from ..kernel.keys_nb import PLAY, extend
+from ..kernel.payments import position, round_origin, seat_of, sitting_out
+from ..kernel.tricks import HEARTS
 from ..kernel.view import (
     V_DEALER,
     V_DECK,
     V_DECLARER,
-    V_DOUBLE_ANTE,
-    V_GOAL,
     V_HAND,
     V_LEGAL,
-    V_LEN,
     V_N_CUR,
-    V_POOL_BEFORE,
     V_SEAT,
     V_TALON_KNOWN,
     V_TRICK,
     mask,
-    seat_plays,
-    start_view,
 )
 from . import dispatch
 from . import worlds as W
 from .inference_nb import cumulate, loglik, relative
 from .options_nb import best, distinct, raced
-from .search import MAX_ROLLOUT_PARAMS, N_OWN, SEARCH_ID
+from .rollout_nb import (
+    MAX_POOL,
+    replay_history,
+    rollout,
+    rollout_family,
+    rollout_params,
+    rollout_seats,
+    world_talon_points,
+)
+from .rollout_nb import Workspace as Workspace  # a numba cache written before it moved looks for it here
+from .search import SEARCH_ID
 
 _SALT = 0x5EA5C4  # folds the search's purpose into its draws' key
 _ZERO = np.uint64(0)
-
-Workspace = namedtuple("Workspace", "deal seats lead hold worlds stats pool weight")
-"""A searching seat's scratch arrays (allocated once per thread by the engines): ``deal``, the
-:class:`~reversis_sim.kernel.layout.Deal` a rollout is played in (its ``view``, the view its seats decide on);
-``seats``, the rollout's :class:`~reversis_sim.kernel.layout.Seats` (the rollout policy in every seat); ``lead``
-uint64 ``(2, MAX_SEATS)``: the cards each seat has played, then each seat's hand at the first lead in a world;
-``hold`` int64 ``(4, MAX_SEATS)``: each holder's cards needed, its void suits, its seat (-1: the talon), each
-seat's void suits; ``worlds``: the sampler's :class:`.worlds.Scratch`; ``stats`` float64 ``(5, 64)``: per card,
-the weighted sum and sum of squares of its gain over the rollout policy's card, its last rollout's result, the sum
-of the weights of its worlds and of their squares (every weight 1 without inference, or when resampled); with
-inference (``infer``), ``pool`` uint64 ``(MAX_POOL, MAX_SEATS)``: the worlds drawn to be weighed, ``weight`` float64
-``(MAX_POOL,)``: their log-likelihoods, then their cumulative weights."""
-
-MAX_POOL = 4096
-"""The most worlds a decision draws to weigh (``pool`` × ``worlds``, capped)."""
-
-
-@njit
-def workspace(searching):
-    """The :class:`Workspace` of a searching seat; ``searching`` False (no search at the table): arrays of the same
-    types, too small to use, so that a table of heuristics pays nothing."""
-    k = 1 if searching else 0
-    fact = np.ones(64, np.float64)
-    for i in range(1, 64):
-        fact[i] = fact[i - 1] * i
-    deal = Deal(np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64), np.zeros(0, np.int64),
-                np.zeros((0, 3), np.int64), np.zeros((MAX_TRICKS * k, 6), np.int64),
-                np.zeros((MAX_LEDGER * k, 6), np.int64), np.zeros((MAX_CLAIMS * k, 4), np.int64),
-                np.zeros(0, np.int64), np.zeros((MAX_SEATS * k, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.uint64),
-                np.zeros(V_LEN, np.int64))
-    seats = Seats(np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SEATS * k, MAX_ROLLOUT_PARAMS), np.float64))
-    worlds = W.Scratch(np.zeros((5, W.MAX_HOLDERS), np.int64), np.zeros((5, W.N_KEYS * k), np.float64), fact,
-                       np.zeros(W.MAX_HOLDERS, np.uint64), np.zeros(64, np.int64), np.zeros(1, np.int64))
-    return Workspace(deal, seats, np.zeros((2, MAX_SEATS), np.uint64), np.zeros((4, MAX_SEATS), np.int64), worlds,
-                     np.zeros((5, 64), np.float64), np.zeros((MAX_POOL * k, MAX_SEATS), np.uint64),
-                     np.zeros(MAX_POOL * k, np.float64))
 
 
 @njit
@@ -108,102 +56,6 @@ def searching(family, n):
         if family[s] == SEARCH_ID:
             return True
     return False
-
-
-@njit_nrt_free
-def rollout_family(params):
-    """The family id of a search's rollout policy (its parameter vector follows, :func:`rollout_params`)."""
-    return np.int64(params[N_OWN])
-
-
-@njit_nrt_free_inline
-def rollout_params(params):
-    """The parameter vector of a search's rollout policy (a view of the search's; inlined where it is used)."""
-    return params[N_OWN + 1:]
-
-
-@njit_nrt_free_inline
-def _rollout_choose(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, seen, k):
-    """A rollout's card: the rollout policy's on the seat's view, through the heuristics' dispatch (never a
-    search)."""
-    seat_plays(deal.seat_view, seat, hand, legal, seen, deal.known[seat], k)
-    return dispatch.play(seats.family[seat], seats.params[seat], deal.draws[seat], deal.seat_view, tables)
-
-
-_rollout_tricks = make_play_tricks(_rollout_choose)
-
-
-@njit_nrt_free_inline
-def _replay_from_the_start(P, n, sit_out, view, lead, talon_points, tricks, ws):
-    """Set up ``ws.deal`` to replay the deal of ``view`` in the world ``lead`` (each seat's hand at the first lead):
-    the deal's facts, the antes, the party's value, the hands, and the history so far in its tricks."""
-    trick_index, dealer = view[V_TRICK], view[V_DEALER]
-    declarer, pool_before, double_ante = view[V_DECLARER], view[V_POOL_BEFORE], view[V_DOUBLE_ANTE]
-    deal = ws.deal
-    row, hands, rtricks, ledger = deal.row, deal.hands, deal.tricks, deal.ledger
-    start_row(row, dealer, pool_before, double_ante)
-    start_view(deal.seat_view, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), pool_before, double_ante)
-    deal.seat_view[V_GOAL] = view[V_GOAL]
-    antes(P, n, row, ledger, dealer, double_ante)
-    row[COL_DECLARER] = declarer
-    row[COL_ESP_GOAL] = view[V_GOAL]
-    row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
-    for s in range(n):
-        hands[H_NOW, s] = lead[s]
-    for ti in range(trick_index + 1):
-        for j in range(6):
-            rtricks[ti, j] = tricks[ti, j]
-
-
-@njit_nrt_free
-def rollout(P, n, sit_out, tables, view, card, lead, talon_points, tricks, ws):
-    """The deal replayed in one world (hands at the first lead ``lead``): the history as it was, then ``card`` for
-    the deciding seat ``view[V_SEAT]``, then the rollout policy in every seat to the end; settled. Returns the
-    seat's result: its fish (minus its score under simple scoring). ``view``: the deciding seat's real view (the
-    deal's public facts); the rollout's seats decide on ``ws.deal.seat_view``."""
-    seat, trick_index, n_cur, dealer, declarer = view[V_SEAT], view[V_TRICK], view[V_N_CUR], view[V_DEALER], \
-        view[V_DECLARER]
-    deal = ws.deal
-    _replay_from_the_start(P, n, sit_out, view, lead, talon_points, tricks, ws)
-    deal.tricks[trick_index, 1 + n_cur] = card
-    committed, breaker, n_claims = _rollout_tricks(P, n, sit_out, tables, ws.seats, deal, dealer, declarer,
-                                                   trick_index * N_ACTIVE + n_cur + 1, ws)
-    row = deal.row
-    settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
-    if P[P_SCORING] == SCORING_SIMPLE:
-        return -row[COL_SCORE + seat]
-    return row[COL_FISH + seat]
-
-
-@njit_nrt_free
-def world_talon_points(P, n, world, tables):
-    """The card points of a world's talon (every card of the deck no seat holds)."""
-    everyone = _ZERO
-    for s in range(n):
-        everyone |= world[s]
-    points = 0
-    m = np.uint64(P[P_DECK_MASK]) & ~everyone
-    while m:
-        c = lowest(m)
-        m &= m - np.uint64(1)
-        points += tables[T_TALON_POINTS, c]
-    return points
-
-
-@njit_nrt_free
-def rollout_seats(params, draws, view, n, ws):
-    """The rollout's seats: the rollout policy everywhere, with the deciding seat's draws; only that seat knows its
-    talon cards."""
-    seat = view[V_SEAT]
-    rfam, rpars, rdraws, rknown = ws.seats.family, ws.seats.params, ws.deal.draws, ws.deal.known
-    n_rp = min(len(params) - N_OWN - 1, MAX_ROLLOUT_PARAMS)
-    for s in range(n):
-        rfam[s] = rollout_family(params)
-        for j in range(MAX_ROLLOUT_PARAMS):
-            rpars[s, j] = params[N_OWN + 1 + j] if j < n_rp else 0.0
-        for j in range(N_DRAWS):
-            rdraws[s, j] = draws[j]
-        rknown[s] = mask(view, V_TALON_KNOWN) if s == seat else _ZERO
 
 
 @njit_nrt_free
@@ -245,7 +97,8 @@ def pool_worlds(params, draws, view, tables, P, n, sit_out, tricks, ws, out, log
 def knowledge(P, n, view, tricks, played_by, void_suits):
     """What the deciding seat of ``view`` knows of the hidden cards, from the trick history ``tricks``: each seat's
     played cards (``played_by``), the suits each has shown it lacks (``void_suits``, bit ``s`` for suit ``s``; an
-    espagnolette declarer's renounce in the first tricks shows nothing, R39), and the unseen cards (returned): the
+    espagnolette declarer's renounce in the first tricks shows nothing, R39; under the first lead's heart rule, a
+    first lead of another suit shows the leader had no heart), and the unseen cards (returned): the
     deck less its hand, the cards played and the talon cards it knows."""
     trick_index, n_cur, dealer, declarer = view[V_TRICK], view[V_N_CUR], view[V_DEALER], view[V_DECLARER]
     origin = round_origin(n, dealer)
@@ -266,6 +119,8 @@ def knowledge(P, n, view, tricks, played_by, void_suits):
             seen |= bit(c)
             if k > 0 and (c >> 4) != led and not (s == declarer and ti < P[P_ESP_RENOUNCE]):
                 void_suits[s] |= 1 << led
+            elif k == 0 and ti == 0 and P[P_FIRST_LEAD_HEART] and led != HEARTS:
+                void_suits[s] |= 1 << HEARTS  # R20's option: the first lead is a heart if the leader has one
     return mask(view, V_DECK) & ~mask(view, V_HAND) & ~seen & ~mask(view, V_TALON_KNOWN)
 
 
@@ -356,19 +211,20 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     seat, hand, legal, trick_index, n_cur = (view[V_SEAT], mask(view, V_HAND), mask(view, V_LEGAL), view[V_TRICK],
                                              view[V_N_CUR])
     world, stats = ws.lead[1], ws.stats
-    unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
     own = _own_card(params, draws, view, tables)
     if count(legal) == 1:
         return own
+    unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
+    candidates = distinct(legal, hand, ws.lead[0], n, own, tables)
+    if candidates == bit(own):
+        return own
+    replay_history(P, n, sit_out, tables, view, tricks, ws)
     rollout_seats(params, draws, view, n, ws)
     for c in range(64):
         stats[0, c] = 0.0
         stats[1, c] = 0.0
         stats[3, c] = 0.0
         stats[4, c] = 0.0
-    candidates = distinct(legal, hand, ws.lead[0], n, own, tables)
-    if candidates == bit(own):
-        return own
     key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
     index = 0
     n_worlds = 0

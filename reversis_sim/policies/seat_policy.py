@@ -37,7 +37,7 @@ from ..kernel.view import (
     new_view,
 )
 from ..keys import N_DRAWS
-from . import dispatch, random_nb, search_nb
+from . import dispatch, random_nb, rollout_nb, search_nb
 from .random import FAMILY as RANDOM
 from .registry import PolicySpec, parse_spec
 from .view import SeatView
@@ -56,7 +56,7 @@ class SeatPolicy:
         if self.searches:  # the exchange and the declaration are the rollout policy's (.search)
             self.decider = np.int64(self.spec.rollout.family_id)
             self.decider_params = np.array(self.spec.rollout.values() or (0.0,), dtype=np.float64)
-            self._ws = search_nb.workspace(True)
+            self._ws = rollout_nb.workspace(True)
             self._tricks = np.full((MAX_TRICKS, 6), -1, dtype=np.int64)
         else:
             self.decider, self.decider_params = self.family, self.params
