@@ -272,8 +272,8 @@ def test_a_search_spec_carries_its_rollout_policy():
     assert str(parse_spec("search:rollout=tuned")) == "search"
     assert parse_spec("search:rollout=cautious").rollout == parse_spec("cautious")
     values = spec.values()
-    assert values[:search.N_OWN] == (24, 1.0, 0.0, 4, 0, 1.0, 4)  # worlds, margin, race (off), first, infer (none),
-    # tau, pool
+    assert values[:search.N_OWN] == (24, 1.0, 0.0, 4, 0, 1.0, 4, 0)  # worlds, margin, race (off), first, infer
+    # (none), tau, pool, start
     k = search.N_OWN
     assert values[k] == parse_spec("avoid").family_id and values[k + 1:] == spec.rollout.values()
 
@@ -286,7 +286,7 @@ def test_a_search_spec_carries_its_rollout_policy():
     ("search:rollout=(avoid:take=x)", "its rollout policy is not valid"),
     ("search:rollout=(avoid", "a '(' without its ')'"),
     ("search:depth=3", "search has no parameter 'depth' (parameters: worlds, margin, race, first, infer, tau, pool, "
-                       "rollout)"),
+                       "start, rollout)"),
     ("search:margin=-1", "margin=-1 is out of range [0, 10]"),
     ("search:infer=table", "infer='table' is not one of none, rollout"),
     ("search:infer=2", "infer=2 is not one of none, rollout"),
@@ -465,6 +465,50 @@ def test_a_search_is_deterministic_by_key_and_differs_from_its_rollout():
     base = eng.columns(rules, ["tuned"] * 4, seed=8, first_match=0, n_matches=4)
     np.testing.assert_array_equal(one["fish"], two["fish"])
     assert not np.array_equal(one["fish"], base["fish"])
+
+
+class _Both:
+    """Plays ``tuned``; at each card decision, also asks a search what it would play (kept in ``asked``)."""
+
+    def __init__(self, spec):
+        self.inner, self.search, self.asked = make_policy("tuned"), make_policy(spec), []
+
+    def exchange(self, view):
+        return self.inner.exchange(view)
+
+    def declare_espagnolette(self, view):
+        return self.inner.declare_espagnolette(view)
+
+    def espagnolette_goal(self, view):
+        return self.inner.espagnolette_goal(view)
+
+    def play(self, view, legal):
+        card = self.inner.play(view, legal)
+        self.asked.append((view.trick_index, card, self.search.play(view, legal)))
+        return card
+
+
+def test_a_search_plays_its_rollout_policys_card_before_its_start_trick_and_searches_from_it():
+    rules = PRESETS["parlett"]
+    asked = []
+    for deal in range(6):
+        seats = [_Both("search:worlds=4,margin=0,start=5") for _ in range(4)]
+        reference.play_deal_outcome(rules, seats, seed=3, deal=deal, dealer=deal % 4)
+        asked += [a for s in seats for a in s.asked]
+    before = [(own, searched) for t, own, searched in asked if t < 5]
+    after = [(own, searched) for t, own, searched in asked if t >= 5]
+    assert len(before) > 100 and all(own == searched for own, searched in before)
+    assert sum(own != searched for own, searched in after) >= 5  # plain PIMC on 4 worlds often plays another card
+
+
+def test_a_search_that_starts_after_the_last_trick_is_its_rollout_policy():
+    rules = PRESETS["parlett"]
+    eng = get_engine("numba")
+    never = eng.columns(rules, ["search:start=12", "tuned", "tuned", "tuned"], seed=8, first_match=0, n_matches=3)
+    base = eng.columns(rules, ["tuned"] * 4, seed=8, first_match=0, n_matches=3)
+    a, b = never.arrays(), base.arrays()
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k], err_msg=k)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -302,7 +302,7 @@ def make_play_deal(play_tricks, exchange=exchange, declare=declare):
         ``rules`` (:class:`reversis_sim.kernel.compiled.RulesArrays`) and the seats' policies ``seats``
         (:class:`reversis_sim.kernel.layout.Seats`), and fill the deal's arrays ``deal``
         (:class:`reversis_sim.kernel.layout.Deal`; ``ws``: the searching seats' workspace,
-        :func:`reversis_sim.policies.search_nb.workspace`; ``dealing``: the deal's constraints and their scratch,
+        :func:`reversis_sim.policies.rollout_nb.workspace`; ``dealing``: the deal's constraints and their scratch,
         :func:`deal_constrained`). ``double_ante``: ``serbian``, the previous deal had a J♥ placement (F3.3). Returns
         the pool after the deal.
 

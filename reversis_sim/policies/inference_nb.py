@@ -39,7 +39,7 @@ def loglik(P, n, sit_out, tables, view, lead, tricks, inv_tau, ws):
     at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`.search_nb.rollout_seats`)
     softened by ``1 / inv_tau``: of L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1),
     each other one 1 / (e^(1/tau) + L - 1); a single legal card says nothing. -inf where a card played was not
-    legal in that world (the first lead's heart rule, which the sampler does not encode).
+    legal in that world (a guard: the sampler honours every rule of the history, the first lead's heart rule too).
 
     The history is replayed card by card as the kernel's trick loop plays it (:func:`.tricks.make_play_tricks`),
     each other seat asked on the view it had then (the deal's facts, the trick so far, the reversis streak, the

@@ -14,7 +14,7 @@ goal are the rollout policy's own decisions (the search plays the cards; the exc
 decided before any card is seen, where a rollout from an unknown deal says little more than the heuristic does).
 
 Unlike a heuristic, the search needs the table: the compiled rules, the whole trick history, the pool before the
-deal, the declarer and his goal, and scratch arrays for its worlds and rollouts (:func:`.search_nb.workspace`). The
+deal, the declarer and his goal, and scratch arrays for its worlds and rollouts (:func:`.rollout_nb.workspace`). The
 engines call :func:`.search_nb.play` directly for the ``search`` family (:data:`SEARCH_ID`), the heuristics through
 the dispatch; the rollouts call the heuristics' dispatch, so a search can never roll out with a search.
 
@@ -31,12 +31,16 @@ knew then: of its L legal cards, the model's card has probability e^(1/tau) / (e
 are resampled from them in proportion to their weights (systematic resampling; a world drawn again is not played
 out again, its rollouts being deterministic). With ``pool=1`` nothing is resampled: the ``worlds`` worlds drawn are
 all played out and each counts by its weight (self-normalised importance sampling: weighted means, standard errors
-on the effective number of worlds). A world in which a card played was not legal (the first lead's heart rule,
-which the sampler does not encode) weighs nothing.
+on the effective number of worlds). A world in which a card played was not legal would weigh nothing (none is
+drawn: the sampler honours the first lead's heart rule too).
+
+Searched from a trick on (``start`` = T > 0, issue 27): in the tricks before T, the seat plays the rollout policy's
+own card at the policy's cost. The first tricks' rollouts are the longest, so they hold most of the cost (measured
+in docs/search.md: where the search gains, against what it costs).
 
 The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, ``infer``,
-``tau``, ``pool``, then the rollout policy's family id, then its parameters (:func:`.search_nb.rollout_family`,
-:func:`.search_nb.rollout_params`).
+``tau``, ``pool``, ``start``, then the rollout policy's family id, then its parameters
+(:func:`.rollout_nb.rollout_family`, :func:`.rollout_nb.rollout_params`).
 """
 
 from __future__ import annotations
@@ -65,6 +69,8 @@ PARAMS = (
          "card the model would not is nearly ruled out; large: nearly uniform)", step=0.05),
     integer("pool", 4, 1, 64, "with `infer`: worlds drawn and weighed per world kept, the kept ones resampled "
             "from them (at most 4096 drawn); 1: every world drawn is played out and counts by its weight"),
+    integer("start", 0, 0, 24, "the first trick searched (0: the first trick); in the tricks before it, the rollout "
+            "policy's own card, at its cost"),
 )
 DEFAULT_ROLLOUT = "tuned"
 """The rollout policy of ``search`` when none is given (a named preset or a heuristic spec)."""

@@ -212,7 +212,7 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
                                              view[V_N_CUR])
     world, stats = ws.lead[1], ws.stats
     own = _own_card(params, draws, view, tables)
-    if count(legal) == 1:
+    if count(legal) == 1 or trick_index < params[7]:
         return own
     unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
     candidates = distinct(legal, hand, ws.lead[0], n, own, tables)
