@@ -169,6 +169,16 @@ class SeatPolicy:
                                     out, logw)
         return out[:got], logw[:got]
 
+    def search_args(self, view: SeatView, legal: tuple[int, ...]) -> tuple:
+        """The arguments of :func:`.search_nb.play` at this decision, copied (its parameters, draws, view record,
+        tables, rules, table size, sitting out, trick history and workspace), so that a benchmark can time the
+        search's decisions apart from the engine (``bench/bench_decisions.py``)."""
+        if not self.searches:
+            raise ValueError(f"{self.spec} is not a search")
+        cr = self._tables(view)
+        return (self.params, self._draws.copy(), self._fill(view, legal).copy(), cr.tables, cr.params,
+                view.rules.n_seats, view.rules.dealer_sits_out, self._history(view).copy(), self._ws)
+
     def _history(self, view: SeatView) -> np.ndarray:
         """The trick history as the kernel keeps it (leader, the cards in playing order, winner), for a search."""
         tricks = self._tricks
