@@ -501,6 +501,31 @@ def test_a_search_plays_its_rollout_policys_card_before_its_start_trick_and_sear
     assert sum(own != searched for own, searched in after) >= 5  # plain PIMC on 4 worlds often plays another card
 
 
+class _Twice:
+    """A search seat that also plays each decision again from its :meth:`search_args` (``bench_decisions.py``)."""
+
+    def __init__(self, spec):
+        self.inner, self.pairs = make_policy(spec), []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def play(self, view, legal):
+        args = self.inner.search_args(view, legal)
+        card = self.inner.play(view, legal)
+        self.pairs.append((card, int(search_nb.play(*args))))
+        return card
+
+
+def test_a_decisions_search_arguments_play_the_card_the_seat_plays():
+    seat = _Twice("search:worlds=3")
+    table = [seat] + [make_policy("tuned") for _ in range(3)]
+    reference.play_deal_outcome(PRESETS["modern"], table, seed=4, deal=0, dealer=0)
+    assert len(seat.pairs) >= 10 and all(a == b for a, b in seat.pairs)
+    with pytest.raises(ValueError, match="is not a search"):
+        make_policy("tuned").search_args(None, ())
+
+
 def test_a_search_that_starts_after_the_last_trick_is_its_rollout_policy():
     rules = PRESETS["parlett"]
     eng = get_engine("numba")
