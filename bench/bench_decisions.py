@@ -20,33 +20,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reversis_sim import reference  # noqa: E402
-from reversis_sim.policies import make_policy, search_nb  # noqa: E402
+from reversis_sim.policies import Watching, make_policy, search_nb  # noqa: E402
 from reversis_sim.rules import get_preset  # noqa: E402
 
 SETTINGS = ["search", "search:worlds=32,race=1,start=2"]
 
 
-class _Recorder:
+class _Recorder(Watching):
     """Plays ``tuned``; at each card decision with a choice, keeps every setting's arguments of the search."""
 
     def __init__(self, searches, from_trick):
-        self.inner, self.searches, self.from_trick = make_policy("tuned"), searches, from_trick
+        super().__init__("tuned")
+        self.searches, self.from_trick = searches, from_trick
         self.args = [[] for _ in searches]
 
-    def exchange(self, view):
-        return self.inner.exchange(view)
-
-    def declare_espagnolette(self, view):
-        return self.inner.declare_espagnolette(view)
-
-    def espagnolette_goal(self, view):
-        return self.inner.espagnolette_goal(view)
-
-    def play(self, view, legal):
+    def watch(self, view, legal, card):
         if len(legal) > 1 and view.trick_index >= self.from_trick:
             for kept, s in zip(self.args, self.searches):
                 kept.append(s.search_args(view, legal))
-        return self.inner.play(view, legal)
 
 
 def main(argv=None) -> int:

@@ -29,31 +29,21 @@ import numpy as np
 
 from reversis_sim import cards as C
 from reversis_sim import reference
-from reversis_sim.policies import make_policy
+from reversis_sim.policies import Watching, make_policy
 from reversis_sim.rules import PRESETS
 
 
-class _Weigher:
+class _Weigher(Watching):
     """Plays the table's policy; at each card decision, the worlds a search with inference would weigh."""
 
     def __init__(self, table, searchers, k):
-        self.inner = make_policy(table)
+        super().__init__(table)
         self.searchers, self.k = searchers, k
         self.seen = []  # (view, {tau: (worlds, logw)})
 
-    def exchange(self, view):
-        return self.inner.exchange(view)
-
-    def declare_espagnolette(self, view):
-        return self.inner.declare_espagnolette(view)
-
-    def espagnolette_goal(self, view):
-        return self.inner.espagnolette_goal(view)
-
-    def play(self, view, legal):
+    def watch(self, view, legal, card):
         if len(legal) > 1:
             self.seen.append((view, {tau: s.pool_worlds(view, legal, self.k) for tau, s in self.searchers.items()}))
-        return self.inner.play(view, legal)
 
 
 def _scores(rules, view, truth, worlds, logw):

@@ -24,7 +24,7 @@ from reversis_sim.kernel.view import (
     V_TRICK,
     new_view,
 )
-from reversis_sim.policies import PolicySpecError, make_policy, parse_spec, rollout_nb, search, search_nb
+from reversis_sim.policies import PolicySpecError, Watching, make_policy, parse_spec, rollout_nb, search, search_nb
 from reversis_sim.policies import worlds as W
 from reversis_sim.rules import PRESETS
 
@@ -467,25 +467,15 @@ def test_a_search_is_deterministic_by_key_and_differs_from_its_rollout():
     assert not np.array_equal(one["fish"], base["fish"])
 
 
-class _Both:
+class _Both(Watching):
     """Plays ``tuned``; at each card decision, also asks a search what it would play (kept in ``asked``)."""
 
     def __init__(self, spec):
-        self.inner, self.search, self.asked = make_policy("tuned"), make_policy(spec), []
+        super().__init__("tuned")
+        self.search, self.asked = make_policy(spec), []
 
-    def exchange(self, view):
-        return self.inner.exchange(view)
-
-    def declare_espagnolette(self, view):
-        return self.inner.declare_espagnolette(view)
-
-    def espagnolette_goal(self, view):
-        return self.inner.espagnolette_goal(view)
-
-    def play(self, view, legal):
-        card = self.inner.play(view, legal)
+    def watch(self, view, legal, card):
         self.asked.append((view.trick_index, card, self.search.play(view, legal)))
-        return card
 
 
 def test_a_search_plays_its_rollout_policys_card_before_its_start_trick_and_searches_from_it():
@@ -501,20 +491,15 @@ def test_a_search_plays_its_rollout_policys_card_before_its_start_trick_and_sear
     assert sum(own != searched for own, searched in after) >= 5  # plain PIMC on 4 worlds often plays another card
 
 
-class _Twice:
+class _Twice(Watching):
     """A search seat that also plays each decision again from its :meth:`search_args` (``bench_decisions.py``)."""
 
     def __init__(self, spec):
-        self.inner, self.pairs = make_policy(spec), []
+        super().__init__(spec)
+        self.pairs = []
 
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def play(self, view, legal):
-        args = self.inner.search_args(view, legal)
-        card = self.inner.play(view, legal)
-        self.pairs.append((card, int(search_nb.play(*args))))
-        return card
+    def watch(self, view, legal, card):
+        self.pairs.append((card, int(search_nb.play(*self.inner.search_args(view, legal)))))
 
 
 def test_a_decisions_search_arguments_play_the_card_the_seat_plays():

@@ -11,6 +11,6 @@ from .. import lazy_exports
 __getattr__, __dir__, __all__ = lazy_exports(__name__, {
     ".family": ("Family", "Param"),
     ".registry": ("FAMILIES", "NAMED", "PolicySpec", "PolicySpecError", "parse_seats", "parse_spec"),
-    ".seat_policy": ("SeatPolicy", "make_policy"),
+    ".seat_policy": ("SeatPolicy", "Watching", "make_policy"),
     ".view": ("Policy", "SeatView"),
 })

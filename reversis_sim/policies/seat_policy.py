@@ -201,3 +201,29 @@ assert _ORDER == tuple(range(V_LEN)), "SeatPolicy._fill writes the view's slots 
 def make_policy(spec: PolicySpec | str) -> SeatPolicy:
     """The reference-engine policy of a spec."""
     return SeatPolicy(spec)
+
+
+class Watching:
+    """A reference-engine seat that plays the decisions of ``inner`` (a policy, or a spec) and calls
+    :meth:`watch` after each card it plays: how studies, benchmarks and tests ask other policies about the very
+    decisions of a game (``scripts/infer_study.py``, ``bench/bench_decisions.py``)."""
+
+    def __init__(self, inner):
+        self.inner = make_policy(inner) if isinstance(inner, (str, PolicySpec)) else inner
+
+    def watch(self, view: SeatView, legal: tuple[int, ...], card: int) -> None:
+        """Called after each card played (``card``, of ``legal``, at ``view``); nothing by default."""
+
+    def exchange(self, view: SeatView):
+        return self.inner.exchange(view)
+
+    def declare_espagnolette(self, view: SeatView) -> bool:
+        return self.inner.declare_espagnolette(view)
+
+    def espagnolette_goal(self, view: SeatView) -> str:
+        return self.inner.espagnolette_goal(view)
+
+    def play(self, view: SeatView, legal: tuple[int, ...]) -> int:
+        card = self.inner.play(view, legal)
+        self.watch(view, legal, card)
+        return card
