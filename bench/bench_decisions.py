@@ -3,7 +3,7 @@ setting, the settings interleaved within each pass and the best of ``--repeat`` 
 first setting. Steadier than ``bench --search`` on a shared machine, where a whole run's rate drifts by a third
 within minutes; this is how docs/search.md compares two versions of the code (run it in each tree).
 
-    python bench/bench_decisions.py                                  # parlett, search against 32 raced worlds
+    python bench/bench_decisions.py                                  # parlett, the search before 0.2.0 against today's
     python bench/bench_decisions.py --setting search --setting search:start=2 --from-trick 6
 
 Not part of the test suite. The decisions are those of seat 0 of a `tuned` table (reference engine), with more
@@ -23,7 +23,7 @@ from reversis_sim import reference  # noqa: E402
 from reversis_sim.policies import Watching, make_policy, search_nb  # noqa: E402
 from reversis_sim.rules import get_preset  # noqa: E402
 
-SETTINGS = ["search", "search:worlds=32,race=1,start=2"]
+SETTINGS = ["search:worlds=16,race=0,first=4,start=0,rollout=tuned", "search"]
 
 
 class _Recorder(Watching):

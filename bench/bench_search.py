@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from reversis_sim.bench import measure_search  # noqa: E402
 from reversis_sim.rules import get_preset  # noqa: E402
 
-SETTINGS = ["search:worlds=4", "search:worlds=16", "search:worlds=64"]
+SETTINGS = ["search:worlds=4", "search:worlds=16", "search:worlds=64",
+            "search:worlds=16,race=0,first=4,start=0,rollout=tuned"]  # the last: the default before 0.2.0
 
 
 def main(argv=None) -> int:

@@ -68,8 +68,9 @@ if [ "$TUNED" = 1 ]; then
   python scripts/attempt_chart.py  # what a reversis attempt is worth by hand strength, avoid against tuned
 fi
 if [ "$SEARCH" = 1 ]; then
-  run parlett_search parlett "$SEARCH_DEALS" search
-  run modern_search modern "$SEARCH_DEALS" search:rollout=tuned_modern
+  # the search before 0.2.0 spelled out (these folders were written with it, as `search`; docs/search.md)
+  run parlett_search parlett "$SEARCH_DEALS" search:worlds=16,race=0,first=4,start=0,rollout=tuned
+  run modern_search modern "$SEARCH_DEALS" search:worlds=16,race=0,first=4,start=0,rollout=tuned_modern
 fi
 if [ "$STRONG" = 1 ]; then
   run parlett_strong parlett "$DEALS" strong

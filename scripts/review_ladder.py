@@ -30,9 +30,10 @@ from reversis_sim.review.summary import summarize_review
 from reversis_sim.rules import PRESETS
 
 LADDER = ["random", "naive", "lowest", "avoid", "cautious", "hunter", "saver", "bold", "tuned", "tuned_modern",
-          "tuned_serbian", "strong", "search:worlds=4", "search:worlds=16"]
+          "tuned_serbian", "strong", "search:worlds=4,race=0,first=4,start=0,rollout=tuned",
+          "search:worlds=16,race=0,first=4,start=0,rollout=tuned"]
 """The players of the issue's ladder: the baselines, the family's defaults, every named preset, the search (strong:
-issue 28)."""
+issue 28); the search as it was before 0.2.0, spelled out (docs/search.md)."""
 
 
 def reviewed(rules, player: str, a, out: Path) -> dict:

@@ -245,6 +245,13 @@ def test_strength_speed_figure():
     assert points == [[380.0, 7.6], [280_000.0, 0.0], [600_000.0, -42.4]]
     assert {t.get_text() for t in ax.get_legend().get_texts()} == {"search", "tuned", "base"}
     assert {"search:worlds=16", "tuned", "random"} <= set(all_text(fig))
+    assert not [line for line in ax.lines if line.get_linestyle() == "-"], "points only, unless asked"
+    curve = pl.DataFrame({"player": ["4", "16", "4", "16"], "route": ["old", "old", "new", "new"],
+                          "deals_per_s": [3600.0, 1000.0, 9000.0, 4000.0], "gain": [2.1, 6.6, 5.0, 9.0],
+                          "gain_low": [1.0, 5.0, 4.0, 8.0], "gain_high": [3.0, 8.0, 6.0, 10.0]})
+    ax = axes_of(plot.strength_speed(curve, connect=True, caption="run c"))[0]
+    joined = [line.get_xydata().tolist() for line in ax.lines if line.get_linestyle() == "-"]
+    assert joined == [[[3600.0, 2.1], [1000.0, 6.6]], [[9000.0, 5.0], [4000.0, 9.0]]], "one line per route, in order"
 
 
 def test_attempt_value_figure():

@@ -123,8 +123,8 @@ def _decision(rules, hands, dealer, probe_seat, probe_trick, cards_by_seat, spec
 
 
 @pytest.mark.parametrize("preset", ["parlett_52", "modern"])
-@pytest.mark.parametrize("spec", ["avoid", "hunter", "bold", "lowest", "search:worlds=3,margin=0",
-                                  "search:worlds=3,margin=0,infer=rollout,pool=2"])
+@pytest.mark.parametrize("spec", ["avoid", "hunter", "bold", "lowest", "search:worlds=3,margin=0,start=0",
+                                  "search:worlds=3,margin=0,start=0,infer=rollout,pool=2"])
 def test_a_decision_ignores_how_the_hidden_cards_lie(preset, spec):
     """Reshuffle the other seats' unplayed cards among them, keeping each seat's count and every void it has
     shown: the probed seat's decision must not change (no-talon presets, so every card is in a hand)."""

@@ -256,3 +256,20 @@ def test_a_version_2_folder_gets_the_dealt_hands_and_equals_a_current_run(tmp_pa
     hands = pq.read_table(new / "part-00000.parquet", columns=["seat", "hand"]).to_pandas()
     holder = hands[hands.seat == 0]["hand"].to_numpy(dtype=np.uint64)
     assert ((holder >> np.uint64(C.QUINOLA)) & np.uint64(1)).all()  # the predealt J♥ is in every dealt hand
+
+
+def test_a_folder_from_before_a_default_changed_is_read_but_not_continued(tmp_path):
+    # `search` took other defaults before 0.2.0 (policies.CHANGED_DEFAULTS): a folder of that time holds rows of
+    # another player than today's `search`, so a resume must refuse it instead of adding rows of a second player.
+    out = tmp_path / "run"
+    run(spec(n_matches=1), out, engine="reference")
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest.update(seats=["search"] * 4, package_version="0.1.0")
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(RunError, match=r"cannot resume .*reversis_sim 0\.1\.0, when `search` took worlds=16"):
+        run(spec(n_matches=1, seats=["search"] * 4), out, engine="reference", resume=True)
+    assert read_manifest(out)["seats"] == ["search"] * 4  # read as ever
+    manifest.update(seats=["random"] * 4)  # a folder without the family is continued as before
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    run(spec(n_matches=1), out, engine="reference", resume=True)
+    assert read_rows(out).height == 12 * 4

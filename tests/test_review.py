@@ -140,7 +140,7 @@ def test_one_deal_reviewed_as_json_and_as_text():
     (["--review-seat", "4"], "review seat 4 is out of range"),
     (["--worlds", "0"], "--worlds 0"),
     (["--deal", "12"], "deal 12 is out of range"),
-    (["--seat", "search", "--worlds", "32"], "an equally noisy copy of itself"),
+    (["--seat", "search:worlds=16,rollout=tuned", "--worlds", "32"], "an equally noisy copy of itself"),
     (["--rollout", "search"], "must be a heuristic"),
     (["--ascii", "--format", "json"], "--ascii"),
     (["--scheduler", "local:1"], "--scheduler reviews a player over many deals"),

@@ -269,10 +269,11 @@ def test_a_search_spec_carries_its_rollout_policy():
     assert str(spec) == "search:worlds=24,rollout=(avoid:take=0,declare=3)"
     assert parse_spec(str(spec)) == spec
     assert parse_spec("search").rollout == parse_spec(search.DEFAULT_ROLLOUT)
-    assert str(parse_spec("search:rollout=tuned")) == "search"
+    assert str(parse_spec("search:rollout=strong")) == "search" and search.DEFAULT_ROLLOUT == "strong"
+    assert str(parse_spec("search:rollout=tuned")) != "search"  # the default before 0.2.0 is another player now
     assert parse_spec("search:rollout=cautious").rollout == parse_spec("cautious")
     values = spec.values()
-    assert values[:search.N_OWN] == (24, 1.0, 0.0, 4, 0, 1.0, 4, 0)  # worlds, margin, race (off), first, infer
+    assert values[:search.N_OWN] == (24, 1.0, 1.0, 2, 0, 1.0, 4, 5)  # worlds, margin, race, first, infer
     # (none), tau, pool, start
     k = search.N_OWN
     assert values[k] == parse_spec("avoid").family_id and values[k + 1:] == spec.rollout.values()
@@ -306,8 +307,8 @@ def test_bad_search_specs_are_refused_in_one_sentence(text, message):
 @pytest.mark.parametrize("preset", ["parlett", "modern", "serbian", "modern_five", "parlett_simple"])
 def test_the_engines_agree_on_search_seats(preset):
     rules = PRESETS[preset]
-    seats = ["search:worlds=6,race=1,first=3", "tuned", "search:worlds=2,rollout=avoid,infer=rollout,tau=0.5",
-             "random", "search:worlds=3,infer=rollout,pool=1"][:rules.n_seats]
+    seats = ["search", "tuned", "search:worlds=2,rollout=avoid,infer=rollout,tau=0.5,start=0",  # the default; a
+             "random", "search:worlds=3,race=0,infer=rollout,pool=1,start=0"][:rules.n_seats]  # search from trick 0
     a = get_engine("numba").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     b = get_engine("reference").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     a, b = a.arrays(), b.arrays()
@@ -348,7 +349,7 @@ def test_racing_drops_only_cards_the_search_would_not_play():
     def fish(spec):
         return eng.columns(rules, [spec, *field], seed=11, first_match=0, n_matches=3, threads=1)["fish"]
 
-    plain = fish("search:worlds=6")
+    plain = fish("search:worlds=6,race=0")
     np.testing.assert_array_equal(fish("search:worlds=6,race=2,first=6"), plain)
     assert not np.array_equal(fish("search:worlds=6,race=2,first=2"), plain)
 
@@ -482,7 +483,7 @@ def test_a_search_plays_its_rollout_policys_card_before_its_start_trick_and_sear
     rules = PRESETS["parlett"]
     asked = []
     for deal in range(6):
-        seats = [_Both("search:worlds=4,margin=0,start=5") for _ in range(4)]
+        seats = [_Both("search:worlds=4,margin=0,start=5,rollout=tuned") for _ in range(4)]
         reference.play_deal_outcome(rules, seats, seed=3, deal=deal, dealer=deal % 4)
         asked += [a for s in seats for a in s.asked]
     before = [(own, searched) for t, own, searched in asked if t < 5]
@@ -515,7 +516,7 @@ def test_a_search_that_starts_after_the_last_trick_is_its_rollout_policy():
     rules = PRESETS["parlett"]
     eng = get_engine("numba")
     never = eng.columns(rules, ["search:start=12", "tuned", "tuned", "tuned"], seed=8, first_match=0, n_matches=3)
-    base = eng.columns(rules, ["tuned"] * 4, seed=8, first_match=0, n_matches=3)
+    base = eng.columns(rules, [search.DEFAULT_ROLLOUT] + ["tuned"] * 3, seed=8, first_match=0, n_matches=3)
     a, b = never.arrays(), base.arrays()
     for k in a:
         np.testing.assert_array_equal(a[k], b[k], err_msg=k)

@@ -91,10 +91,11 @@ def payoff_heatmap(matrix: pl.DataFrame, *, row: str = "row_policy", column: str
 
 
 def strength_speed(players: pl.DataFrame, *, baseline: str = "tuned", ax: Axes | None = None,
-                   caption: str | None = None, title: str | None = None) -> Figure:
+                   caption: str | None = None, title: str | None = None, connect: bool = False) -> Figure:
     """What strength costs: each player's duplicate gain over ``baseline`` (``gain``, ``gain_low``,
     ``gain_high``: fish per deal, 95% CI) against its speed (``deals_per_s``, a log axis), one point per
-    ``player``; a ``route`` column, where present, colours the points by how the player was made."""
+    ``player``; a ``route`` column, where present, colours the points by how the player was made. ``connect``:
+    the points of a route joined in the frame's order (a curve: one setting by its effort)."""
     fig, ax = axes(ax, (9, 5.5))
     zero_line(ax)
     routes = players["route"].to_list() if "route" in players.columns else [None] * players.height
@@ -108,6 +109,10 @@ def strength_speed(players: pl.DataFrame, *, baseline: str = "tuned", ax: Axes |
         ax.errorbar(x, m, yerr=[[m - lo], [hi - m]], fmt="o", ms=6, capsize=4, lw=1.5, color=colors[route],
                     label=label)
         ax.annotate(str(r["player"]), (x, m), xytext=(6, 3), textcoords="offset points", fontsize=8)
+    if connect:
+        for route in dict.fromkeys(routes):
+            xy = [(r["deals_per_s"], r["gain"]) for r, x in zip(players.iter_rows(named=True), routes) if x == route]
+            ax.plot(*zip(*xy), "-", lw=1, alpha=0.6, color=colors[route])
     ax.set_xscale("log")
     lo, hi = ax.get_xlim()
     ax.set_xlim(lo, hi * 4)  # room for the names

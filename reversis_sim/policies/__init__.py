@@ -10,7 +10,8 @@ from .. import lazy_exports
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, {
     ".family": ("Family", "Param"),
-    ".registry": ("FAMILIES", "NAMED", "PolicySpec", "PolicySpecError", "parse_seats", "parse_spec"),
+    ".registry": ("FAMILIES", "NAMED", "PolicySpec", "PolicySpecError", "changed_meaning", "parse_seats",
+                  "parse_spec"),
     ".seat_policy": ("SeatPolicy", "Watching", "make_policy"),
     ".view": ("Policy", "SeatView"),
 })

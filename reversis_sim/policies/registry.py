@@ -211,3 +211,29 @@ def parse_seats(specs: Sequence[str], n_seats: int = 4) -> list[PolicySpec]:
         raise PolicySpecError(f"got {len(specs)} seat policies; give one (the same for every seat) or "
                               f"{n_seats} (one per seat)")
     return [parse_spec(s) for s in specs]
+
+
+CHANGED_DEFAULTS = {"search": ("0.2.0", "worlds=16, race=0, first=4, start=0, rollout=tuned")}
+"""Families whose defaults changed: the package version that changed them, and what the parameters a spec of the
+family left unsaid were before it. A folder written earlier with a spec of such a family is read as ever, but never
+continued: today's player of the same name is another one, and its rows would mix two players."""
+
+
+def changed_meaning(specs: Sequence[str], version: str | None) -> str | None:
+    """Why a folder that recorded these policy ``specs`` with package ``version`` (None: a version that did not
+    record it) may not be continued today, in words; None when it may."""
+    for text in specs:
+        name = str(text).partition(":")[0].strip()
+        if name in CHANGED_DEFAULTS and _version(version) < _version(CHANGED_DEFAULTS[name][0]):
+            since, before = CHANGED_DEFAULTS[name]
+            return (f"it was written by reversis_sim {version or 'before ' + since}, when `{name}` took {before} "
+                    f"unless told otherwise; since {since} `{text}` is another player, and the rows of two players "
+                    f"would mix: start a new folder (with those parameters spelled out, it plays the old player)")
+    return None
+
+
+def _version(text: str | None) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in str(text).split(".")[:3])
+    except ValueError:
+        return (0,)

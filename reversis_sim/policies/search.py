@@ -38,6 +38,12 @@ Searched from a trick on (``start`` = T > 0, issue 27): in the tricks before T, 
 own card at the policy's cost. The first tricks' rollouts are the longest, so they hold most of the cost (measured
 in docs/search.md: where the search gains, against what it costs).
 
+The default (since 0.2.0, issue 27): 16 worlds, raced from the second world (``race=1,first=2``), searched from
+the sixth trick (``start=5``), with ``strong`` as the rollout policy (whose exchange and declaration it plays). It
+beats the search it replaced, ``search:worlds=16,race=0,first=4,start=0,rollout=tuned``, at about a fifth of its
+cost (docs/search.md: chosen on the exploring seed, measured on fresh ones). A folder written before 0.2.0 with a
+``search`` seat is read as ever but not continued (:data:`.registry.CHANGED_DEFAULTS`).
+
 The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, ``infer``,
 ``tau``, ``pool``, ``start``, then the rollout policy's family id, then its parameters
 (:func:`.rollout_nb.rollout_family`, :func:`.rollout_nb.rollout_params`).
@@ -59,20 +65,20 @@ PARAMS = (
     integer("worlds", 16, 1, 4096, "worlds sampled per card to play (each plays every legal card out)"),
     real("margin", 1.0, 0.0, 10.0, "play another card than the rollout policy's own only when its mean gain over "
          "it across the worlds exceeds this many standard errors (0: the best mean, plain PIMC)", step=0.25),
-    real("race", 0.0, 0.0, 10.0, "options raced (0: off): from world `first` on, a card whose mean gain over the "
+    real("race", 1.0, 0.0, 10.0, "options raced (0: off): from world `first` on, a card whose mean gain over the "
          "rollout policy's own, plus this many standard errors, is not above 0 gets no more rollouts; when no card "
          "is left beside the own card, the search stops and plays it", step=0.25),
-    integer("first", 4, 2, 4096, "with `race`: the worlds every card is played out in before any is dropped"),
+    integer("first", 2, 2, 4096, "with `race`: the worlds every card is played out in before any is dropped"),
     choice("infer", "none", INFER_MODELS, "the model of the other seats' play that weighs the worlds: none (uniform "
            "worlds), rollout (the rollout policy, softened by `tau`)"),
     real("tau", 1.0, 0.05, 20.0, "with `infer`: the temperature of the model (small: a world where a seat played a "
          "card the model would not is nearly ruled out; large: nearly uniform)", step=0.05),
     integer("pool", 4, 1, 64, "with `infer`: worlds drawn and weighed per world kept, the kept ones resampled "
             "from them (at most 4096 drawn); 1: every world drawn is played out and counts by its weight"),
-    integer("start", 0, 0, 24, "the first trick searched (0: the first trick); in the tricks before it, the rollout "
+    integer("start", 5, 0, 24, "the first trick searched (0: the first trick); in the tricks before it, the rollout "
             "policy's own card, at its cost"),
 )
-DEFAULT_ROLLOUT = "tuned"
+DEFAULT_ROLLOUT = "strong"
 """The rollout policy of ``search`` when none is given (a named preset or a heuristic spec)."""
 N_OWN = len(PARAMS)
 """The search's own parameters; then its rollout policy's family id and parameter vector."""

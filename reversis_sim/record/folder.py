@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..columns import Chunk
+from ..policies import changed_meaning
 from .chunks import ChunkSet
 from .files import LOCK, FolderLock, RunError, write_durably, write_json_atomic
 from .read import (
@@ -144,6 +145,9 @@ class RunFolder:
             else:
                 manifest = read_manifest(out)
                 old = identity_of(manifest)
+            stale = None if repaired else changed_meaning(old.get("seats", ()), manifest.get("package_version"))
+            if stale:
+                raise RunError(f"cannot resume {out}: {stale}")
             new = spec.identity()
             diff = [k for k in {**new, **old} if old.get(k) != new.get(k)]  # a constraint added or dropped too
             if diff:

@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from .. import __version__
-from ..policies import parse_seats, parse_spec
+from ..policies import changed_meaning, parse_seats, parse_spec
 from ..record import LOCK, FolderLock, RunError, write_durably, write_json_atomic
 from ..rules import Rules
 from .settings import ReviewSettings
@@ -91,7 +91,11 @@ def check_folder(out: Path, job: PlayerReview, *, resume: bool, force: bool) -> 
     if resume:
         if m is None or m.get("format") != REVIEW_FORMAT:
             raise RunError(f"there is no review to resume in {out}; run without --resume to start one")
-        if m.get("identity") != json.loads(json.dumps(job.identity())):
+        ident = m.get("identity") or {}
+        stale = changed_meaning([ident.get(k, "") for k in ("policy", "field", "rollout")], m.get("package_version"))
+        if stale:
+            raise RunError(f"cannot resume the review in {out}: {stale}")
+        if ident != json.loads(json.dumps(job.identity())):
             raise RunError(f"{out} holds a review with other settings; --resume continues only the same review "
                            f"(same rules, player, field, deals, seed, worlds, rollout, luck samples)")
         return [k for k in sorted(int(k) for k in m.get("chunks_done", [])) if not _missing(out, k)]  # redone

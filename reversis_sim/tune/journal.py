@@ -21,6 +21,8 @@ import json
 import os
 from pathlib import Path
 
+from .. import __version__
+from ..policies import changed_meaning
 from ..record import LOCK, RunError, write_json_atomic
 
 JOURNAL = "journal.jsonl"
@@ -91,6 +93,10 @@ def open_journal(out: str | Path, kind: str, settings: dict, *, resume: bool, fo
         if manifest.get("complete", True):
             raise RunError(f"{out} holds a complete {kind}: nothing to resume (read its manifest.json, or give "
                            f"--force instead of --resume to run it again)")
+        recorded = [v for v in (manifest.get("settings") or {}).values() if isinstance(v, str)]
+        stale = changed_meaning(recorded, manifest.get("package_version"))
+        if stale:
+            raise RunError(f"cannot resume the {kind} in {out}: {stale}")
         if manifest.get("settings") != settings:
             theirs, mine = manifest.get("settings") or {}, settings
             differ = sorted(k for k in set(theirs) | set(mine) if theirs.get(k) != mine.get(k))
@@ -106,7 +112,7 @@ def open_journal(out: str | Path, kind: str, settings: dict, *, resume: bool, fo
         if old.name != LOCK and old.is_file():
             old.unlink()
     write_json_atomic(manifest_path, {"format": COMPARE_FORMAT, "kind": kind, "complete": False,
-                                      "settings": settings})
+                                      "settings": settings, "package_version": __version__})
     return Journal(out / JOURNAL)
 
 

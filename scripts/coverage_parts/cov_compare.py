@@ -15,7 +15,8 @@ from reversis_sim.analysis.intervals import n_needed
 from reversis_sim.analysis.sequential import MARGIN, MIN_UNITS, gsprt_bounds, gsprt_llr
 
 PAIRS = {"tuned/avoid": (1_000_000, 1_600_000), "saver/avoid": (1_000_000, 1_600_000),
-         "random/avoid": (1_000_000, 1_600_000), "search:worlds=4/tuned": (30_000, 20_000)}
+         "random/avoid": (1_000_000, 1_600_000),
+         "search:worlds=4,race=0,first=4,start=0,rollout=tuned/tuned": (30_000, 20_000)}  # the search before 0.2.0
 """candidate/baseline (the field is the baseline) -> (truth matches, block matches)."""
 SIZES = (50, 200, 1000, 2000, 4000, 8000)
 SEARCH_SIZES = (50, 200, 500)
