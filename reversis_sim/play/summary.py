@@ -24,13 +24,16 @@ from .verdict import review_record
 
 KIND = "error_rate"
 LADDER = (
-    ("search:worlds=16", -0.58, -0.76, -0.41), ("search:worlds=4", 0.36, 0.19, 0.54), ("tuned", 1.13, 0.76, 1.49),
-    ("avoid", 1.19, 0.75, 1.63), ("bold", 1.24, 0.81, 1.67), ("saver", 1.26, 0.97, 1.56),
-    ("cautious", 1.58, 1.30, 1.87), ("hunter", 1.87, 1.46, 2.28), ("tuned_modern", 2.94, 2.09, 3.79),
-    ("tuned_serbian", 5.05, 3.27, 6.83), ("random", 5.30, 4.28, 6.32), ("lowest", 5.99, 5.01, 6.97),
+    ("search:worlds=16 *", 0.65, 0.38, 0.93), ("strong", 0.92, 0.76, 1.08), ("search:worlds=4 *", 1.32, 1.08, 1.56),
+    ("tuned", 2.09, 1.69, 2.48), ("avoid", 2.82, 2.41, 3.24), ("bold", 2.84, 2.42, 3.26),
+    ("saver", 2.85, 2.54, 3.15), ("cautious", 3.27, 2.85, 3.68), ("hunter", 3.51, 2.77, 4.26),
+    ("tuned_modern", 4.94, 3.73, 6.15), ("random", 7.19, 5.66, 8.72), ("tuned_serbian", 7.36, 5.44, 9.28),
+    ("lowest", 8.00, 6.73, 9.28),
 )
 """The bot ladder of docs/review.md (parlett, each player in seat 0 of a table of ``tuned``, 1,000 matches
-reviewed with 16 worlds of ``tuned`` rollouts; ``results/ladder/ladder.json``): player, error rate, 95% interval."""
+reviewed with 16 worlds of ``tuned`` rollouts, every decision graded; ``results/ladder/ladder.json``, whose
+``naive`` is ``lowest``): player, error rate, 95% interval. A name marked * is the search before 0.2.0."""
+OLD_SEARCH = "* the search before 0.2.0: search:worlds=W,race=0,first=4,start=0,rollout=tuned (docs/search.md)"
 
 
 def summarize_games(records: Sequence[dict], *, worlds: int = 16, rollout: str = "tuned",
@@ -117,4 +120,5 @@ def summary_text(summary: dict, ascii: bool = False) -> str:
     for name, rate, ci, band_name in rows:
         mark = "  <- you" if name == "you" else ""
         lines.append(f"  {name:<18} {rate:+6.2f} {ci:<16} {band_name}{mark}")
+    lines.append(f"  {OLD_SEARCH}")
     return "\n".join(lines)
