@@ -28,6 +28,10 @@ FIELDS = ["random", "avoid"]
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "strength.md"
 PRESETS_JSON = ROOT / "results" / "tuning" / "presets.json"  # written by scripts/tune_presets.py
+HAND = ("<!-- written by hand: scripts/strength_table.py keeps what lies between these two lines -->",
+        "<!-- end of what is written by hand -->")
+"""The sections of docs/strength.md written by hand (the studies of issues 27 and 28), kept where they are when
+the tables are computed again."""
 
 
 
@@ -39,6 +43,15 @@ NOTES = (
     "The search player (docs/search.md) is stronger than every heuristic here: the default `search` (0.2.0) beats\n"
     "`tuned` by +8.67 [+7.72, +9.63] fish per deal on fresh deals (48,000, seed 505), at 1/14 to 1/25 of its speed."
 )
+
+def kept_by_hand(path: Path) -> list[str]:
+    """The lines between the two :data:`HAND` markers of the file at ``path``, the markers with them (none when the
+    file or the markers are missing)."""
+    lines = path.read_text().splitlines() if path.exists() else []
+    if HAND[0] not in lines or HAND[1] not in lines:
+        return []
+    return lines[lines.index(HAND[0]):lines.index(HAND[1]) + 1]
+
 
 def fmt_ci(mean: float, low: float, high: float) -> str:
     return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
@@ -168,6 +181,7 @@ def main() -> int:
                      f"{fmt_ci(r.mean_difference, r.ci_low, r.ci_high)} | {r.p_value:.2g} |")
         print(lines[-1], flush=True)
     lines += tuned_section(PRESETS_JSON)
+    lines += [""] + kept_by_hand(args.out)
     from reversis_sim.bench import measure
 
     lines += ["", "## Engine speed with heuristic policies", "",
