@@ -104,10 +104,19 @@ def check_folder(out: Path, job: PlayerReview, *, resume: bool, force: bool) -> 
     return []
 
 
+TABLES = ("decisions", "deals")
+"""The tables of a review chunk, each a Parquet file per chunk (:func:`chunk_file`)."""
+
+
+def chunk_file(table: str, k: int) -> str:
+    """The name of table ``table`` (one of :data:`TABLES`) of chunk ``k`` in a review folder."""
+    return f"{table}-{k:05d}.parquet"
+
+
 def _missing(out: Path, k: int) -> list[str]:
     """The files of done chunk ``k`` that are not in ``out`` (the review's tables are not committed with a folder's
     manifest, results/ladder): such a chunk is reviewed again on ``--resume``."""
-    return [name for name in (f"decisions-{k:05d}.parquet", f"deals-{k:05d}.parquet") if not (out / name).is_file()]
+    return [name for name in (chunk_file(t, k) for t in TABLES) if not (out / name).is_file()]
 
 
 def _earlier(out: Path, m: dict) -> str:
@@ -178,8 +187,8 @@ def run_review(job: PlayerReview, out: Path, *, resume: bool = False, force: boo
             cluster.prepare_with(("review", job.rules.n_seats), warm_review, job)
             results = cluster.map_chunks(review_chunk, [job], todo)
         for k, (decisions, deals) in results:
-            for name, frame in (("decisions", decisions), ("deals", deals)):
-                write_durably(out / f"{name}-{k:05d}.parquet",
+            for name, frame in zip(TABLES, (decisions, deals)):
+                write_durably(out / chunk_file(name, k),
                               lambda tmp, frame=frame: frame.write_parquet(tmp, compression="zstd"))
             done.append(k)
             write_json_atomic(out / "manifest.json", _manifest_data(job, done))
@@ -201,6 +210,5 @@ def read_review(out: Path) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
     if missing:
         raise RunError(f"{out} has lost {len(missing)} file(s) of its reviewed chunks ({missing[0]} first); review "
                        f"again with --resume to redo them")
-    decisions = pl.concat([pl.read_parquet(out / f"decisions-{k:05d}.parquet") for k in done])
-    deals = pl.concat([pl.read_parquet(out / f"deals-{k:05d}.parquet") for k in done])
+    decisions, deals = (pl.concat([pl.read_parquet(out / chunk_file(t, k)) for k in done]) for t in TABLES)
     return m, decisions, deals
