@@ -15,7 +15,8 @@ import pytest
 
 from reversis_sim import cards as C
 from reversis_sim.play.human import CardError, Screen, parse_card, refusal
-from reversis_sim.play.session import HUMAN, read_records
+from reversis_sim.play.records import read_games
+from reversis_sim.play.session import HUMAN
 from reversis_sim.rules import PRESETS
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -94,7 +95,7 @@ def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    (record,) = read_records(tmp_path / "games")
+    (record,) = read_games(tmp_path / "games")
     assert record["seats"][1] == HUMAN and record["run_seed"] == 7 and record["deal"] == 0
     assert record["exchanges"][1]["seat"] == 1 and record["exchanges"][1]["discard"] is None  # "keep"
     check_record(record)
@@ -119,7 +120,7 @@ def test_ctrl_c_mid_deal_keeps_the_finished_deals_and_says_so(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
-    records = read_records(tmp_path / "games")
+    records = read_games(tmp_path / "games")
     assert [r["deal"] for r in records] == [0] and records[0]["seats"][0] == HUMAN
     check_record(records[0])
 
@@ -141,7 +142,7 @@ def test_the_end_of_input_ends_the_game_cleanly(tmp_path):
     child.close()
     assert child.exitstatus == 0
     assert "Traceback" not in (child.before or "")
-    assert read_records(tmp_path / "games") == []
+    assert read_games(tmp_path / "games") == []
 
 
 @pytest.mark.parametrize("preset, seed, deal", [("parlett", 5, 2), ("serbian", 3, 1), ("modern", 11, 0)])
@@ -247,10 +248,32 @@ def test_a_declaration_is_asked_of_an_eligible_person_and_kept(tmp_path):
     asked = [line for line in typist.said if "may declare the espagnolette (R38)" in line]
     declared = [r for r in kept if isinstance(r["espagnolette"], dict) and r["espagnolette"]["seat"] == 4]
     assert len(asked) == len(declared) == 1 and declared[0]["espagnolette"]["goal"] == "lose_all"
-    assert read_records(tmp_path / "games") == kept
+    assert read_games(tmp_path / "games") == kept
     for record in kept:
         check_record(record)
         assert settle_record(record, rules_of(record)) == record
+
+
+def test_a_games_file_is_read_strictly_but_for_a_torn_last_line(tmp_path):
+    """play --summary and --show read the games file as replay and review do (play/records.py): a torn last line (a
+    crash mid-write) is left out, any other line that is not a deal record is one sentence naming its line, exit 2."""
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+    from reversis_sim.play.records import RecordFileError
+
+    kept, _ = _session(tmp_path, "parlett", 2, 2)
+    games = tmp_path / "games" / "games.jsonl"
+    lines = games.read_text().splitlines()
+    games.write_text("\n".join(lines) + "\n" + lines[0][:40])  # torn while written
+    assert read_games(tmp_path / "games") == kept
+    games.write_text(lines[0] + "\nnot a record\n" + lines[1] + "\n")
+    with pytest.raises(RecordFileError, match="line 2: not a JSON deal record"):
+        read_games(tmp_path / "games")
+    r = CliRunner().invoke(main, ["play", "--summary", "--out", str(tmp_path / "games")])
+    assert r.exit_code == 2 and "line 2: not a JSON deal record" in r.output and "Traceback" not in r.output
+    games.write_text("")
+    assert read_games(tmp_path / "games") == [] and read_games(tmp_path / "none") == []
 
 
 def test_the_summary_reviews_every_kept_deal_and_withholds_an_interval_it_cannot_hold(tmp_path):

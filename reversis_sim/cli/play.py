@@ -104,11 +104,15 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
     if out is None:
         raise click.UsageError(f"{'--summary' if show is None else '--show'} reads the games kept in --out DIR; give "
                                "it")
-    from ..play.session import GAMES, human_seat, read_records
+    from ..play.records import RecordFileError, read_games
+    from ..play.session import GAMES, human_seat
 
     if not out.exists():
         raise click.BadParameter(f"{out} does not exist: play with --out {out} first", param_hint="'--out'")
-    records = read_records(out)
+    try:
+        records = read_games(out)
+    except RecordFileError as e:
+        raise click.BadParameter(str(e), param_hint="'--out'") from None
     if show is not None:
         if show >= len(records):
             raise click.BadParameter(f"{out / GAMES} keeps {len(records)} deal{'s' if len(records) != 1 else ''}: "

@@ -13,12 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..game.vocabulary import FORMAT  # the format a deal record names (RULES.md Appendix A)
 from ..reference import settle_record
 from ..rules import Rules, RulesError
 from .session import GAMES, HUMAN
-
-FORMAT = "reversis-deal/1"
-"""The format a deal record names (RULES.md Appendix A)."""
 
 
 class RecordFileError(ValueError):
@@ -59,6 +57,21 @@ def read_deal_records(path: Path) -> tuple[list[dict], bool]:
     if not out:
         raise RecordFileError(f"{path} holds no deal record")
     return out, torn
+
+
+def read_games(folder: Path) -> list[dict]:
+    """The deals kept in a games folder of ``play --out`` (or its games file), in the order played: none while it
+    keeps none yet, a torn last line left out (a crash while it was written); any other line that is not a deal
+    record is a :class:`RecordFileError`, never passed over."""
+    path = Path(folder) / GAMES if Path(folder).is_dir() else Path(folder)
+    if not path.exists() or not path.read_text(encoding="utf-8").strip():
+        return []
+    try:
+        return read_deal_records(path)[0]
+    except RecordFileError as e:
+        if str(e).endswith("holds no deal record"):  # one torn line and nothing else
+            return []
+        raise
 
 
 def _checked(record: object, path: Path, where: str) -> dict:

@@ -227,22 +227,6 @@ def append_record(folder: Path, record: dict) -> Path:
     return path
 
 
-def read_records(folder: Path) -> list[dict]:
-    """Every record of a games folder (or file), in the order played; a torn last line (a crash mid-write) is
-    left out."""
-    path = folder / GAMES if folder.is_dir() else folder
-    if not path.exists():
-        return []
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return out
-
-
 def human_seat(record: dict) -> int | None:
     """The person's seat in a record (None: the bots played every seat)."""
     return next((s for s, name in enumerate(record["seats"]) if name == HUMAN), None)
