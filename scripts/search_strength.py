@@ -123,12 +123,14 @@ def figure(result: dict) -> Path:
     players = pl.DataFrame([{"player": f"{r['worlds']}", "route": names[r["kind"]], "deals_per_s":
                              r["deals_per_s_1_thread"], "gain": r["gain"], "gain_low": r["ci_low"],
                              "gain_high": r["ci_high"]} for r in c["rows"]])
+    drawn = all(r["ci_low"] == r["ci_low"] for r in c["rows"])  # NaN: too few matches for an interval
     fig = strength_speed(players, baseline="tuned", connect=True,
                          title="The search's strength against its cost, by worlds per card (parlett)",
                          caption=f"each point: worlds per card; duplicate, one seat against three tuned, "
-                                 f"{c['rows'][0]['n_deals_compared']:,} deals, seed {CURVE_SEED} (too few matches "
-                                 f"for an interval the compare vouches for: none drawn); deals per second "
-                                 f"with one searching seat, one thread (tuned's own table: "
+                                 f"{c['rows'][0]['n_deals_compared']:,} deals, seed {CURVE_SEED} "
+                                 + ("(bars: 95% intervals)" if drawn else "(too few matches for an interval the "
+                                    "compare vouches for: none drawn)")
+                                 + f"; deals per second with one searching seat, one thread (tuned's own table: "
                                  f"{c['field_deals_per_s_1_thread']:,.0f})")
     return save_figure(fig, OUT.parent / "curve.png", dpi=110)
 
@@ -179,7 +181,7 @@ def main(argv=None) -> int:
     ap.add_argument("--markdown", action="store_true", help="print the tables of the saved results and stop")
     ap.add_argument("--figure", action="store_true", help="draw the curve from the saved results and stop")
     ap.add_argument("--confirm-deals", type=int, default=48_000)
-    ap.add_argument("--curve-deals", type=int, default=24_000)
+    ap.add_argument("--curve-deals", type=int, default=48_000)  # 4,000 matches: an interval
     ap.add_argument("--speed-deals", type=int, default=4_800)
     ap.add_argument("--speed-rounds", type=int, default=5)
     ap.add_argument("--exploit-budget", type=int, default=960_000)
