@@ -562,7 +562,7 @@ def test_bench_measures_search_settings_beside_the_field(tmp_path):
 
 def test_a_sweep_or_a_tuning_of_a_search_keeps_its_rollout():
     from reversis_sim.compare.sweep import grid_specs
-    from reversis_sim.tune.space import build_space
+    from reversis_sim.tune.space import SpaceError, build_space
 
     base = parse_spec("search:rollout=(avoid:take=0)")
     for _, spec in grid_specs(base, {"worlds": [4, 8]}):
@@ -571,6 +571,11 @@ def test_a_sweep_or_a_tuning_of_a_search_keeps_its_rollout():
     inferring = parse_spec("search:infer=rollout,rollout=(avoid:take=0)")  # issue 27: tau is tuned like any real
     tuned = build_space(inferring, ["tau=0.25..2"]).spec({"tau": 0.5})
     assert str(tuned) == "search:infer=rollout,tau=0.5,rollout=avoid:take=0"
+    (infer,) = build_space("search", ["infer=none,rollout"]).dims  # a choice is tuned by its names
+    assert infer.choices == (0.0, 1.0) and build_space("search", ["infer=1,0"]).dims == (infer,)
+    assert str(build_space("search", ["infer=none,rollout"]).spec({"infer": 1.0})) == "search:infer=rollout"
+    with pytest.raises(SpaceError, match=r"infer=none,bayes: bayes is not one of none, rollout; write"):
+        build_space("search", ["infer=none,bayes"])
 
 
 def test_tuning_a_search_without_values_is_refused_in_one_sentence():

@@ -66,6 +66,27 @@ def _print_frame(frame, title: str) -> None:
         click.echo(f"\n## {title}\n{frame}")
 
 
+def _grid_value(base: str, name: str, text: str) -> float:
+    """One value of a sweep's ``--param``: a number, or the name of a choice of ``base``'s parameter ``name``
+    (``search:infer=rollout``); a ``ValueError`` saying what it should be otherwise."""
+    from ..policies import FAMILIES, PolicySpecError, parse_spec
+
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        param = {q.name: q for q in FAMILIES[parse_spec(base).family].params}.get(name)
+    except PolicySpecError:
+        param = None
+    if param is None or not param.choices:
+        raise ValueError("values must be numbers, e.g. take=2,4,8")
+    try:
+        return param.read(text)
+    except ValueError as e:
+        raise ValueError(f"{text.strip()} {e}") from None
+
+
 @command("compare")
 @with_common_options
 @click.option("--candidate", required=True, callback=policy_spec, metavar="SPEC", help="The policy under test.")
@@ -205,7 +226,8 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
 @click.option("--base", required=True, callback=policy_spec, metavar="SPEC",
               help="The policy whose parameters move.")
 @click.option("--param", "params", multiple=True, required=True, metavar="NAME=V1,V2,...",
-              help="A parameter and the values to try (repeat for a grid).")
+              help="A parameter and the values to try: numbers, or a choice's names (infer=none,rollout); "
+                   "repeat for a grid.")
 @click.option("--baseline", required=True, callback=policy_spec, metavar="SPEC",
               help="What each point must beat.")
 @click.option("--field", default=None, callback=policy_spec, metavar="SPEC",
@@ -233,10 +255,9 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
     for p in params:
         name, eq, values = p.partition("=")
         try:
-            grid[name.strip()] = [float(v) for v in values.split(",") if v.strip()]
-        except ValueError:
-            raise click.BadParameter(f"{p!r}: values must be numbers, e.g. take=2,4,8",
-                                     param_hint="'--param'") from None
+            grid[name.strip()] = [_grid_value(base, name.strip(), v) for v in values.split(",") if v.strip()]
+        except ValueError as e:
+            raise click.BadParameter(f"{p!r}: {e}", param_hint="'--param'") from None
         if not eq or not grid[name.strip()]:
             raise click.BadParameter(f"{p!r} is not NAME=V1,V2,...", param_hint="'--param'")
     try:

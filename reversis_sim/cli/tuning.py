@@ -27,7 +27,8 @@ from .options import (
 
 BUDGET_OPTIONS = [
     click.option("--param", "params", multiple=True, metavar="NAME=LOW..HIGH|NAME=V1,V2,...",
-                 help="A parameter to search and its range or values (repeat; default: every parameter)."),
+                 help="A parameter to search and its range or values, a choice by its names (infer=none,rollout; "
+                      "repeat; default: every parameter)."),
     click.option("--budget-deals", type=click.IntRange(1), default=DEFAULT_BUDGET, show_default=True,
                  help="Deals the search may simulate (every candidate in every seat, and the baseline)."),
     click.option("--eval-deals", type=click.IntRange(1), default=DEFAULT_EVAL_DEALS, show_default=True,

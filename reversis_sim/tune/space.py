@@ -1,7 +1,8 @@
 """The search space of a tuning run: which parameters of a family move, and over which values.
 
 ``--param NAME=LOW..HIGH`` (a range, whole numbers for an ``int`` parameter) or ``--param NAME=V1,V2,...`` (a list
-of values); a ``switch`` moves over 0 and 1. Without ``--param`` every parameter of the family moves over its whole
+of values; a parameter that names one of a few things takes the names, ``infer=none,rollout``); a ``switch`` moves
+over 0 and 1. Without ``--param`` every parameter of the family moves over its whole
 range. Every value is checked against the parameter's kind and bounds before anything is simulated.
 """
 
@@ -73,10 +74,13 @@ def _dimension(param: Param, text: str | None) -> Dimension:
             raise SpaceError(f"{where}: {param.name} takes whole numbers")
         step = param.step if param.step and ((high - low) / param.step).is_integer() else None
         return Dimension(param.name, param.kind, low, high, step=step)
-    try:
-        values = tuple(sorted({float(v) for v in text.split(",") if v.strip()}))
-    except ValueError:
-        raise SpaceError(f"{where}: write LOW..HIGH or V1,V2,... (numbers)") from None
+    read = set()
+    for v in filter(None, (v.strip() for v in text.split(","))):
+        try:
+            read.add(param.read(v))  # a number, or a choice's name
+        except ValueError as e:
+            raise SpaceError(f"{where}: {v} {e}; write LOW..HIGH or V1,V2,...") from None
+    values = tuple(sorted(read))
     if not values:
         raise SpaceError(f"{where}: no values given")
     for v in values:
