@@ -154,8 +154,10 @@ def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
     bad = run("sweep", "--base", "search", "--param", "infer=none,bayes", "--baseline", "tuned")
     assert bad.exit_code == 2 and "bayes is not one of none, rollout" in bad.output  # a choice is swept by its names
     from reversis_sim.cli.comparisons import _grid_value
+    from reversis_sim.policies import FAMILIES
 
-    assert [_grid_value("search:worlds=2", "infer", v) for v in ("none", "rollout", "1")] == [0.0, 1.0, 1.0]
+    infer = FAMILIES["search"].params[FAMILIES["search"].position("infer")]
+    assert [_grid_value(infer, v) for v in ("none", "rollout", "1")] == [0.0, 1.0, 1.0]
     b = run("bench", "--deals", "1200", "--format", "json")
     assert b.exit_code == 0, b.output
     data = json.loads(b.output)

@@ -66,25 +66,20 @@ def _print_frame(frame, title: str) -> None:
         click.echo(f"\n## {title}\n{frame}")
 
 
-def _grid_value(base: str, name: str, text: str) -> float:
-    """One value of a sweep's ``--param``: a number, or the name of a choice of ``base``'s parameter ``name``
-    (``search:infer=rollout``); a ``ValueError`` saying what it should be otherwise."""
-    from ..policies import FAMILIES, PolicySpecError, parse_spec
-
+def _grid_value(param, text: str) -> float:
+    """One value of a sweep's ``--param``: a number, or for a parameter ``param`` that names a choice
+    (``search:infer=rollout``) one of its names; a ``ValueError`` saying what it should be otherwise. ``param``:
+    the base family's :class:`~reversis_sim.policies.family.Param` of that name (None: the family has none, which
+    the grid's own check refuses)."""
+    if param is not None and param.choices:
+        try:
+            return param.read(text)
+        except ValueError as e:
+            raise ValueError(f"{text.strip()} {e}") from None
     try:
         return float(text)
     except ValueError:
-        pass
-    try:
-        param = {q.name: q for q in FAMILIES[parse_spec(base).family].params}.get(name)
-    except PolicySpecError:
-        param = None
-    if param is None or not param.choices:
-        raise ValueError("values must be numbers, e.g. take=2,4,8")
-    try:
-        return param.read(text)
-    except ValueError as e:
-        raise ValueError(f"{text.strip()} {e}") from None
+        raise ValueError("values must be numbers, e.g. take=2,4,8") from None
 
 
 @command("compare")
@@ -251,11 +246,14 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
     from .. import compare as library
 
     rules = with_rule_overrides(rules, rule_overrides)
+    from ..policies import FAMILIES, parse_spec
+
+    family = {q.name: q for q in FAMILIES[parse_spec(base).family].params}  # base was checked by its option
     grid = {}
     for p in params:
         name, eq, values = p.partition("=")
         try:
-            grid[name.strip()] = [_grid_value(base, name.strip(), v) for v in values.split(",") if v.strip()]
+            grid[name.strip()] = [_grid_value(family.get(name.strip()), v) for v in values.split(",") if v.strip()]
         except ValueError as e:
             raise click.BadParameter(f"{p!r}: {e}", param_hint="'--param'") from None
         if not eq or not grid[name.strip()]:
