@@ -24,11 +24,15 @@ class RecordFileError(ValueError):
     naming the file (and the line or record)."""
 
 
-def read_deal_records(path: Path) -> tuple[list[dict], bool]:
-    """The deal records of ``path`` in order, and whether a torn last line was left out."""
+def read_deal_records(path: Path, *, none_yet: bool = False) -> tuple[list[dict], bool]:
+    """The deal records of ``path`` in order, and whether a torn last line was left out. With ``none_yet``, a file
+    that does not exist or holds no record yet (a games folder ``play`` has not written to) gives no records
+    instead of an error."""
     path = Path(path)
     if path.is_dir():
         path = path / GAMES
+    if none_yet and not path.exists():
+        return [], False
     if not path.exists():
         raise RecordFileError(f"{path} does not exist: give a file of deal records (a games file of 'play --out', "
                               f"or the output of 'replay')")
@@ -54,7 +58,7 @@ def read_deal_records(path: Path) -> tuple[list[dict], bool]:
             raise RecordFileError(f"{path}, line {number}: not a JSON deal record ({e.msg} at column {e.colno})") \
                 from None
         out.append(_checked(record, path, f"line {number}"))
-    if not out:
+    if not out and not none_yet:
         raise RecordFileError(f"{path} holds no deal record")
     return out, torn
 
@@ -63,15 +67,7 @@ def read_games(folder: Path) -> list[dict]:
     """The deals kept in a games folder of ``play --out`` (or its games file), in the order played: none while it
     keeps none yet, a torn last line left out (a crash while it was written); any other line that is not a deal
     record is a :class:`RecordFileError`, never passed over."""
-    path = Path(folder) / GAMES if Path(folder).is_dir() else Path(folder)
-    if not path.exists() or not path.read_text(encoding="utf-8").strip():
-        return []
-    try:
-        return read_deal_records(path)[0]
-    except RecordFileError as e:
-        if str(e).endswith("holds no deal record"):  # one torn line and nothing else
-            return []
-        raise
+    return read_deal_records(folder, none_yet=True)[0]
 
 
 def _checked(record: object, path: Path, where: str) -> dict:
