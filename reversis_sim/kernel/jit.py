@@ -3,39 +3,31 @@
 Every jitted function of the package (the kernel, the policies, the numba engine) is compiled with one of the
 decorators below, each called by its own name in every file: :data:`njit` (a function that allocates),
 :data:`njit_nrt_free` and its inlined variant :data:`njit_nrt_free_inline` (the deal kernel, the decisions and
-their helpers, which only borrow their callers' arrays), :data:`njit_parallel` (the ``prange`` kernels), all
-sharing :data:`JIT_OPTIONS`:
+their helpers, which only borrow their callers' arrays), all sharing :data:`JIT_OPTIONS`:
 
 - ``cache=True``: compiled code is stored on disk (``__pycache__`` beside the source, or ``NUMBA_CACHE_DIR``), so a
   second process starts in about a second instead of recompiling;
-- ``nogil=True``: kernels release the GIL (threads of a caller, e.g. a dask worker, run side by side);
+- ``nogil=True``: kernels release the GIL: the engines run blocks of matches on several threads of their own
+  (:func:`reversis_sim.numba_engine.batch.run_pieces`), and a dask worker's threads run side by side;
 - ``fastmath=False``, ``error_model='numpy'``, ``boundscheck=False``: exact integer arithmetic, no Python-style
   exception checks on division, no bounds checks in the hot loops.
 
-Cache freshness. numba checks a cached kernel only against the file that *defines* it, not against the files of
-the jitted functions it calls: editing ``kernel/keys_nb.py`` would leave a stale ``numba_engine/deal.py`` kernel in
-the
-cache. We therefore add a fingerprint of the kernels' own sources (every file with jitted code, and ``cards.py``,
-``keys.py`` and ``game/vocabulary.py``, whose constants the kernels freeze in) to the source stamp numba compares
-(a small locator subclass registered for the engine's files only); any edit to those files recompiles the engine,
-and an edit anywhere else (the reference engine, the record builder, a wrapper) does not.
+Cache freshness: a cached kernel is compiled again exactly when code it reaches changes (:mod:`.cache`).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import time
-from pathlib import Path
 
 import numba
-from numba.core import event
+from numba.core import event, types
+
+from . import cache
 
 JIT_OPTIONS = dict(cache=True, nogil=True, fastmath=False, error_model="numpy", boundscheck=False)
-"""The options of every kernel (DESIGN.md: the jit options live in one place)."""
+"""The options of every kernel, stated once."""
 
-njit = functools.partial(numba.njit, **JIT_OPTIONS)
-"""``numba.njit`` with :data:`JIT_OPTIONS`."""
+cache.install(repr(sorted(JIT_OPTIONS.items())))
 
 def _has_option(name: str) -> bool:
     try:
@@ -47,113 +39,87 @@ def _has_option(name: str) -> bool:
 
 _NRT_FREE = dict(_nrt=False) if _has_option("_nrt") else {}  # a numba without the option: plain njit, slower
 
-njit_nrt_free = functools.partial(numba.njit, **_NRT_FREE, **JIT_OPTIONS)
+
+def _no_literal_versions(dispatcher):
+    """Make ``dispatcher`` compile one version per argument *types*, never one per constant.
+
+    numba types a constant argument of a call between jitted functions as its value (``Literal[int](12)``) and
+    compiles the callee once per value: ``pay(row, ledger, trick, payer, POOL, amount, R_ANTE)`` was compiled 32
+    times, once per reason and party constant (measured with numba's event API). The kernels never need a
+    constant's value at compile time, so the arguments' types are taken without their values."""
+    template = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return template(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def _decorator(**options):
+    def decorate(fn):
+        return _no_literal_versions(numba.njit(**options, **JIT_OPTIONS)(fn))
+    return decorate
+
+
+njit = _decorator(forceinline=False)
+"""``numba.njit`` with :data:`JIT_OPTIONS` (a function that allocates)."""
+
+njit_nrt_free = _decorator(forceinline=False, **_NRT_FREE)
 """``numba.njit`` with :data:`JIT_OPTIONS`, compiled without numba's reference counting (``_nrt=False``, a
 long-standing but private numba option; without it they are plain :data:`njit`). For the deal kernel and its
 helpers: they never allocate and only borrow the arrays their caller owns, so the atomic increments and decrements
 numba would otherwise put around the uses of array arguments (about a tenth of the run time) are pure waste."""
 
-njit_nrt_free_inline = functools.partial(numba.njit, inline="always", **_NRT_FREE, **JIT_OPTIONS)
-""":data:`njit_nrt_free`, inlined into its caller by numba: for the steps of a deal, each called from one place.
-Passing a dozen arrays to a separate function costs a hundred stores and loads per call (numba passes every shape,
-stride and pointer of every array); inlining a function with a single call site costs no compile time to speak of
-(unlike inlining a helper called from many places, whose body numba would type again at every site)."""
-
-njit_parallel = functools.partial(numba.njit, parallel=True, **JIT_OPTIONS)
-"""``numba.njit`` with :data:`JIT_OPTIONS` and ``parallel=True`` (``prange`` kernels)."""
-
-_PACKAGE_DIR = Path(__file__).resolve().parents[1]
-_ENGINE_DIR = _PACKAGE_DIR / "numba_engine"
-# Jitted code lives in kernel/ (this file, the bit helpers and the keys' numba twin with it), numba_engine/ and
-# policies/ (the families, their helpers, the dispatch built from the registry). Modules there without jitted code
-# need not recompile the kernels when edited. Also watched: the package files whose constants the kernels freeze in
-# (card codes, key constants and decision indices, the payment reason and Quinola fate numbers, the run table's rows).
-_PURE_PYTHON = {"kernel/__init__.py", "numba_engine/__init__.py", "numba_engine/batch.py", "numba_engine/seats.py",
-                "numba_engine/stress.py", "numba_engine/trace.py", "numba_engine/reviewing.py", "policies/__init__.py",
-                "policies/family.py", "policies/seat_policy.py", "policies/view.py"}
-_JITTED_DIRS = (_PACKAGE_DIR / "kernel", _ENGINE_DIR, _PACKAGE_DIR / "policies")
-WATCHED_FILES = tuple(
-    p for d in _JITTED_DIRS for p in sorted(d.rglob("*.py"))
-    if p.relative_to(_PACKAGE_DIR).as_posix() not in _PURE_PYTHON) + tuple(
-    _PACKAGE_DIR / name for name in ("cards.py", "keys.py", "columns.py", "constraints.py", "game/vocabulary.py"))
+njit_nrt_free_inline = _decorator(forceinline=True, **_NRT_FREE)
+""":data:`njit_nrt_free`, inlined into its caller by LLVM (numba's ``forceinline``, LLVM's ``alwaysinline``): for
+the steps of a deal and the decisions in the trick loop. Passing a dozen arrays to a separate function costs a
+hundred stores and loads per call (numba passes every shape, stride and pointer of every array). The function is
+compiled once and its optimised code inlined where it is called; numba's own inlining (``inline="always"``) typed
+the whole body again at every call site, nested inlines again inside each, which took a third of the engine's
+compile time (measured: 80 s of 216 s for ``simulate``)."""
 
 
-@functools.cache
-def engine_fingerprint() -> str:
-    """SHA-256 over the names and contents of the engine's source files (computed once per process)."""
-    h = hashlib.sha256()
-    for path in WATCHED_FILES:
-        h.update(str(path.relative_to(_PACKAGE_DIR)).encode())
-        h.update(path.read_bytes() if path.exists() else b"")
-    return h.hexdigest()
-
-
-def _is_engine_file(py_file: str) -> bool:
-    """A file whose jitted functions are cached with the fingerprint."""
-    try:
-        path = Path(py_file).resolve()
-    except OSError:
-        return False
-    return any(path.is_relative_to(d) for d in _JITTED_DIRS)
-
-
-def _install_locators() -> None:
-    """Register locators that add :func:`engine_fingerprint` to the source stamp of engine files only.
-
-    Uses numba's (private, long-stable) locator list; if it is not there, numba's default freshness check is used.
-    """
-    from numba.core import caching
-
-    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
-    classes = getattr(impl, "_locator_classes", None)
-    if not isinstance(classes, list) or any(getattr(c, "_reversis_engine", False) for c in classes):
-        return
-
-    def wrap(base):
-        class EngineLocator(base):
-            _reversis_engine = True
-
-            def get_source_stamp(self):
-                return (super().get_source_stamp(), engine_fingerprint())
-
-            @classmethod
-            def from_function(cls, py_func, py_file):
-                if not _is_engine_file(py_file):
-                    return None
-                return super().from_function(py_func, py_file)
-
-        EngineLocator.__name__ = EngineLocator.__qualname__ = "Engine" + base.__name__
-        return EngineLocator
-
-    bases = [getattr(caching, n, None) for n in ("UserProvidedCacheLocator", "InTreeCacheLocator",
-                                                  "UserWideCacheLocator")]
-    classes[:0] = [wrap(b) for b in bases if b is not None]
-
-
-_install_locators()
-
+def kernel_name(dispatcher) -> str:
+    """``module.function`` of a jitted function, named within the package (``policies.deal_nb.play_from``)."""
+    f = dispatcher.py_func
+    return f"{f.__module__.removeprefix('reversis_sim.')}.{f.__qualname__.replace('.<locals>', '')}"
 
 
 class CompileWatch(event.Listener):
-    """Counts the functions numba compiles while installed (``with CompileWatch() as watch``; a cache miss each:
-    a kernel loaded from the on-disk cache is not counted): ``count``, ``started`` (the monotonic time of the
-    first, or None) and ``active`` (compiling right now). Built on numba's event API (``numba.core.event``)."""
+    """What numba compiles while installed (``with CompileWatch() as watch``; a cache miss each: a kernel loaded
+    from the on-disk cache is not counted), from numba's event API (``numba.core.event``): ``count``, ``started``
+    (the monotonic time of the first, or None), ``active`` (compiling right now), ``current`` (the outermost kernel
+    compiling now, or None) and ``seconds`` (each kernel's compile time, exclusive of the kernels compiled within
+    it, by :func:`kernel_name`)."""
 
     def __init__(self):
-        self.count, self.depth, self.started = 0, 0, None
+        self.count, self.started, self.current = 0, None, None
+        self.seconds: dict[str, float] = {}
+        self._stack: list[list] = []  # [name, start, seconds spent in nested compiles]
 
     def on_start(self, ev) -> None:
-        self.depth += 1
+        now = time.monotonic()
         if self.started is None:
-            self.started = time.monotonic()
+            self.started = now
+        name = kernel_name(ev.data["dispatcher"])
+        if not self._stack:
+            self.current = name
+        self._stack.append([name, now, 0.0])
 
     def on_end(self, ev) -> None:
-        self.depth -= 1
+        name, start, nested = self._stack.pop()
+        took = time.monotonic() - start
+        self.seconds[name] = self.seconds.get(name, 0.0) + took - nested
+        if self._stack:
+            self._stack[-1][2] += took
+        else:
+            self.current = None
         self.count += 1
 
     @property
     def active(self) -> bool:
-        return self.depth > 0
+        return bool(self._stack)
 
     def __enter__(self) -> CompileWatch:
         event.register("numba:compile", self)

@@ -31,10 +31,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..constraints import MAX_ATTEMPTS
+from ..constraints import MAX_ATTEMPTS, MAX_STACK, TALON
 from ..game import FATE_DUMPED, FATE_FORCED, FATE_LED, FATE_TALON, IllegalPlay
 from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS
-from .jit import njit
 from .keys_nb import N_DRAWS
 from .view import V_LEN
 
@@ -77,7 +76,6 @@ N_COLS = COL_SHUFFLES + 1
 Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED  # reversis_sim.game.FATES
 ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY, ERR_POOL, ERR_WHERE = 1, 2, 3, 4, 5, 6
 UNKNOWN_FAMILY = -2  # what a policy decision returns for a family id no family is registered under
-STOP = -3  # what a trick loop's chooser returns to end the loop there (kernel/tricks.py: make_play_tricks)
 
 MAX_POOL = 2**56
 """The largest pool a deal may start with: the pool is the one amount that grows without bound (a doubling in
@@ -113,10 +111,43 @@ def kernel_error(code: int, match: int, deal: int) -> Exception:
     return IllegalPlay(f"{where}: the policy of seat {seat} made an illegal {what}")
 
 
-Deal = namedtuple("Deal", "row hands offered exch tricks ledger claims cards draws known seat_view")
+# --- the cursor of a deal in progress (``Deal.at``, int64 (AT_LEN,)): where it stands and what its tricks carry -
+# (policies/deal_nb.py: play_from plays a deal on from its cursor; a pause saves the trick's state here)
+AT_PHASE = 0  # PH_EXCHANGE, PH_DECLARE, PH_TRICKS or PH_DONE
+AT_STEP = 1  # the exchange step, or the 0-based trick in progress
+AT_POS = 2  # the card's position in the trick in progress
+AT_TALON_POINTS = 3  # the card points laid in the talon so far
+AT_DECLARER = 4  # the espagnolette declarer, -1: none (yet)
+AT_LEADER = 5  # the leader of the trick in progress
+AT_LED = 6  # the suit led to it, -1: no card yet
+AT_PLAYED = 7  # mask: its cards so far
+AT_SEEN = 8  # mask: every card played in the deal so far
+AT_FIRST_WINNER = 9  # the first trick's winner, -1: none yet
+AT_ONE_WINNER = 10  # 1: one seat has won every trick so far
+AT_COMMITTED = 11  # the seat committed to the reversis, -1: none
+AT_BREAKER = 12  # the seat that broke it, -1: none
+AT_N_CLAIMS = 13  # led claims waiting for the party winner (``claims`` rows)
+AT_STOP = 14  # bit mask of the seats whose decisions pause the deal (a reviewed seat; every seat: a history's end)
+AT_OWN_TOO = 15  # 1: at a paused card, its seat's own card is asked of its family first (AT_OWN)
+AT_FORCED = 16  # the first cards in playing order are those already in ``tricks`` (a history played again, a record)
+AT_FORCED_EXCH = 17  # the first exchange steps are those in ``exch`` (a record)
+AT_FORCED_DECL = 18  # the declaration option given (a record), or NO_CHOICE
+AT_CHOICE = 19  # the choice given for the decision the deal paused at, or NO_CHOICE
+AT_SEAT = 20  # the paused decision: its seat,
+AT_KIND = 21  # its kind (ASK_EXCHANGE, ASK_DECLARE, ASK_CARD),
+AT_OWN = 22  # and the seat's own choice: its family's (NO_CHOICE: a search's card, not asked), or the one taken
+AT_STOP_FORCED = 23  # 1: a seat in AT_STOP pauses at the decisions taken already too (a record reviewed)
+AT_LEN = 24
+
+PH_EXCHANGE, PH_DECLARE, PH_TRICKS, PH_DONE = 0, 1, 2, 3
+ASK_EXCHANGE, ASK_DECLARE, ASK_CARD = 0, 1, 2
+DONE, PAUSED = 0, 1  # what play_from returns
+NO_CHOICE = -4  # no choice given (a discard is a card, -1 keeps the hand, UNKNOWN_FAMILY is an error)
+
+Deal = namedtuple("Deal", "row hands offered exch tricks ledger claims cards draws known seat_view at")
 """The arrays of one deal, as the module docstring describes them (``seat_view``: the deciding seat's view,
-:mod:`.view`, so named because numba reads an attribute ``view`` as the array method); a numba function takes them
-as one argument and reads them by name."""
+:mod:`.view`, so named because numba reads an attribute ``view`` as the array method; ``at``: its cursor, ``AT_*``);
+a numba function takes them as one argument and reads them by name."""
 Dealing = namedtuple("Dealing", "predeal where stack dealt")
 """The constraints of the deals (issue 18: ``predeal`` uint64 ``(PREDEAL_SIZE,)``, ``where`` the int64 program of
 :mod:`reversis_sim.constraints`) and the scratch of their evaluator (``stack`` int64 ``(MAX_STACK,)``, ``dealt``
@@ -126,11 +157,17 @@ Seats = namedtuple("Seats", "family params")
 k)``, its parameter vector)."""
 
 
-@njit
-def alloc():
-    """The :class:`Deal` arrays of one deal, zeroed."""
-    view = np.zeros(V_LEN, np.int64)
+def alloc(k: int = 1) -> Deal:
+    """The :class:`Deal` arrays of one deal, zeroed (numpy; ``k`` 0: arrays of the same types too small to play in,
+    for a scratch deal nobody plays)."""
     return Deal(np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64), np.zeros(MAX_SEATS, np.int64),
-                np.zeros((4, 3), np.int64), np.zeros((MAX_TRICKS, 6), np.int64), np.zeros((MAX_LEDGER, 6), np.int64),
-                np.zeros((MAX_CLAIMS, 4), np.int64), np.zeros(2 * SWAPS, np.int64),
-                np.zeros((MAX_SEATS, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.uint64), view)
+                np.zeros((4, 3), np.int64), np.zeros((MAX_TRICKS * k, 6), np.int64),
+                np.zeros((MAX_LEDGER * k, 6), np.int64), np.zeros((MAX_CLAIMS * k, 4), np.int64),
+                np.zeros(2 * SWAPS * k, np.int64), np.zeros((MAX_SEATS, N_DRAWS), np.uint64),
+                np.zeros(MAX_SEATS, np.uint64), np.zeros(V_LEN, np.int64), np.zeros(AT_LEN, np.int64))
+
+
+def dealing(predeal: np.ndarray, where: np.ndarray) -> Dealing:
+    """The :class:`Dealing` of deals constrained by ``predeal`` and ``where`` (a copy of ``predeal``: the luck's
+    deals write into theirs), with its scratch."""
+    return Dealing(predeal.copy(), where, np.zeros(MAX_STACK, np.int64), np.zeros(TALON + 1, np.uint64))

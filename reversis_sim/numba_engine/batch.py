@@ -16,6 +16,7 @@ each match at its full-length slot; the wrapper drops the unplayed slots.
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Sequence
 
 import numba
@@ -26,11 +27,14 @@ from ..constraints import Deals
 from ..kernel import layout as D
 from ..kernel.compiled import compile_rules
 from ..kernel.layout import Seats
+from ..kernel.units import call
 from ..policies import PolicySpec
+from ..policies.deal_nb import PLAY_FROM
 from ..rules import Rules
-from .match import BLOCK, Out, match_kernels
+from .deal import Play
+from .match import BLOCK, Matches, Out, play_blocks, scratch
 from .rows import I16_DEAL, PAY_SLOTS, compact_payments
-from .seats import constraint_arrays, policy_seed_array, seat_arrays, seed_u64
+from .seats import constraint_arrays, policy_seed_array, search_unit, searching, seat_arrays, seed_u64
 
 
 def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, first_match: int, n_matches: int,
@@ -67,11 +71,8 @@ def play_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, 
     n_played = np.full(n_matches, n_deals, dtype=np.int64)
     shuffles = np.zeros(n_matches, dtype=np.int64)
     if n_matches:
-        with numba_threads(threads):
-            kernel, _ = match_kernels(rules.n_seats)
-            kernel(cr.arrays, Seats(family, params), seed_u64(seed), policy_seed_array(seed, policy_seeds,
-                   rules.n_seats), first_match, n_matches, n_deals, constraint_arrays(rules, deals),
-                   slots.out(n_played, shuffles))
+        run_blocks(rules, seats, cr.arrays, Seats(family, params), seed, policy_seeds, first_match, n_matches, n_deals,
+                   constraint_arrays(rules, deals), slots.out(n_played, shuffles), threads)
     chunk = slots.chunk(n_played, n_deals)
     chunk.shuffles = int(shuffles.sum())
     return chunk
@@ -126,6 +127,65 @@ class _Slots:
         return seat
 
 
+def run_blocks(rules: Rules, seats, arrays, kernel_seats: Seats, seed: int, policy_seeds, first_match: int,
+               n_matches: int, n_deals: int, constraint, out: Out, threads: int | None) -> None:
+    """Play the matches into ``out`` with :func:`.match.play_blocks`, its blocks shared among ``threads`` threads
+    (default: numba's thread count) in a few pieces each (the kernel releases the GIL while it plays)."""
+    n_blocks = (n_matches + BLOCK - 1) // BLOCK
+    with numba_threads(threads):
+        n_threads = min(numba.get_num_threads(), n_blocks)
+    pseeds = policy_seed_array(seed, policy_seeds, rules.n_seats)
+    search, is_searching = search_unit(seats), searching(seats)
+
+    def piece(bounds: tuple[int, int]) -> None:
+        call(play_blocks, arrays, rules.n_seats, kernel_seats, seed_u64(seed), pseeds,
+             Matches(first_match, n_matches, n_deals), bounds[0], bounds[1], out,
+             scratch(rules.n_seats, is_searching, constraint), Play(PLAY_FROM, search))
+
+    run_pieces(piece, n_blocks, n_threads)
+
+
+def run_pieces(piece, n_blocks: int, n_threads: int) -> None:
+    """Call ``piece((b0, b1))`` for contiguous pieces of blocks ``0 .. n_blocks - 1`` on ``n_threads`` threads: about
+    four pieces per thread (so that a thread whose matches take longer is helped by the others), one piece on one
+    thread. The kernels release the GIL while they play; the first error raised is raised here. The threads are
+    daemons: Ctrl-C ends the process at once, as it ended numba's own threads (a kernel cannot be interrupted)."""
+    pieces = deque(_pieces(n_blocks, n_threads))
+    if n_threads <= 1:
+        for p in pieces:
+            piece(p)
+        return
+    lock, errors = threading.Lock(), []
+
+    def work() -> None:
+        while True:
+            with lock:
+                if not pieces or errors:
+                    return
+                p = pieces.popleft()
+            try:
+                piece(p)
+            except BaseException as e:  # noqa: BLE001 - raised in the calling thread
+                errors.append(e)
+                return
+
+    threads = [threading.Thread(target=work, name="reversis-play", daemon=True) for _ in range(n_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        while t.is_alive():
+            t.join(0.1)
+    if errors:
+        raise errors[0]
+
+
+def _pieces(n_blocks: int, n_threads: int) -> list[tuple[int, int]]:
+    """Blocks ``0 .. n_blocks - 1`` in contiguous pieces, about four per thread (one on one thread)."""
+    n = max(1, min(n_blocks, 4 * n_threads if n_threads > 1 else 1))
+    edges = [round(i * n_blocks / n) for i in range(n + 1)]
+    return [(a, b) for a, b in zip(edges, edges[1:]) if b > a]
+
+
 class numba_threads:
     """Set numba's thread count for the duration of a call (thread-local in numba), then restore it."""
 
@@ -154,14 +214,12 @@ def core_runner(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, n
     slots = _Slots(n_matches * md, rules.n_seats)
     n_played = np.zeros(n_matches, dtype=np.int64)
     shuffles = np.zeros(n_matches, dtype=np.int64)
-    pseeds = policy_seed_array(seed, None, rules.n_seats)
-    kernel, _ = match_kernels(rules.n_seats)
     unconstrained = constraint_arrays(rules, None)
+    out = slots.out(n_played, shuffles)
 
     def run(n_threads: int) -> int:
-        with numba_threads(n_threads):
-            kernel(cr.arrays, Seats(family, params), seed_u64(seed), pseeds, 0, n_matches, md, unconstrained,
-                   slots.out(n_played, shuffles))
+        run_blocks(rules, seats, cr.arrays, Seats(family, params), seed, None, 0, n_matches, md, unconstrained, out,
+                   n_threads)
         return int(n_played.sum())
 
     return run

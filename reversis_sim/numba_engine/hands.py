@@ -7,30 +7,30 @@ that sits out gets 0. The talon exchange that follows is a decision, not part of
 
 from __future__ import annotations
 
+import numba
 import numpy as np
-from numba import prange
 
-from ..constraints import MAX_STACK, TALON, Deals
+from ..constraints import Deals
 from ..kernel.compiled import P_N_SEATS, compile_rules
-from ..kernel.jit import njit_parallel
+from ..kernel.jit import njit_nrt_free
 from ..kernel.keys_nb import extend, seed_hash
-from ..kernel.layout import H_DEALT, Dealing, alloc
+from ..kernel.layout import H_DEALT, alloc, dealing
 from ..kernel.tricks import dealer_of
 from ..rules import Rules
+from .batch import numba_threads, run_pieces
 from .deal import deal_constrained
+from .match import BLOCK
 from .seats import constraint_arrays, seed_u64
 
 
-@njit_parallel
-def dealt_hands_nb(P, deck, seed, first_match, n_matches, n_deals, constraint, out, shuffles):
-    """``out[i * n_deals + d, s]``: the dealt hand of seat ``s`` in deal ``d`` of match ``first_match + i``, under
-    the constraints ``constraint`` (``predeal``, ``where``: :func:`.deal.deal_constrained`);
-    ``shuffles[i * n_deals + d]``: the shuffles it took (0: none of the attempts passed)."""
+@njit_nrt_free
+def dealt_hands_nb(P, deck, seed, first_match, i0, i1, n_deals, deal, dealing, out, shuffles):
+    """``out[i * n_deals + d, s]``: the dealt hand of seat ``s`` in deal ``d`` of match ``first_match + i`` for
+    ``i0 <= i < i1``, under the constraints of ``dealing`` (:func:`.deal.deal_constrained`; ``deal``: the scratch
+    deal); ``shuffles[i * n_deals + d]``: the shuffles it took (0: none of the attempts passed)."""
     n = P[P_N_SEATS]
     h_seed = seed_hash(seed)
-    for i in prange(n_matches):
-        deal = alloc()
-        dealing = Dealing(constraint[0], constraint[1], np.zeros(MAX_STACK, np.int64), np.zeros(TALON + 1, np.uint64))
+    for i in range(i0, i1):
         h_match = extend(h_seed, first_match + i)
         for d in range(n_deals):
             shuffles[i * n_deals + d] = deal_constrained(P, n, deck, deal, extend(h_match, d), dealer_of(P, d),
@@ -41,15 +41,24 @@ def dealt_hands_nb(P, deck, seed, first_match, n_matches, n_deals, constraint, o
 
 def dealt_hands(rules: Rules, *, seed: int, first_match: int, n_matches: int,
                 match_deals: int | None = None, deals: Deals | None = None,
-                with_shuffles: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                with_shuffles: bool = False, threads: int | None = None) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """``uint64 (n_matches * match_deals, n_seats)``: every seat's dealt hand, in the run table's (match, deal)
     order (a ``parlett_simple`` match that ended early has its later deals dealt all the same), under the deals'
     constraints; with ``with_shuffles``, also the shuffles each deal took (``int64``, 0: none passed)."""
     cr = compile_rules(rules)
     n_deals = rules.match_deals if match_deals is None else int(match_deals)
-    out = np.zeros((int(n_matches) * n_deals, rules.n_seats), np.uint64)
-    shuffles = np.zeros(int(n_matches) * n_deals, np.int64)
+    n_matches = int(n_matches)
+    out = np.zeros((n_matches * n_deals, rules.n_seats), np.uint64)
+    shuffles = np.zeros(n_matches * n_deals, np.int64)
+    constraint = constraint_arrays(rules, deals)
+    n_blocks = (n_matches + BLOCK - 1) // BLOCK
+    with numba_threads(threads):
+        n_threads = min(numba.get_num_threads(), n_blocks)
+
+    def piece(bounds: tuple[int, int]) -> None:
+        dealt_hands_nb(cr.params, cr.deck, seed_u64(seed), int(first_match), bounds[0] * BLOCK,
+                       min(n_matches, bounds[1] * BLOCK), n_deals, alloc(), dealing(*constraint), out, shuffles)
+
     if n_matches:
-        dealt_hands_nb(cr.params, cr.deck, seed_u64(seed), int(first_match), int(n_matches), n_deals,
-                       constraint_arrays(rules, deals), out, shuffles)
+        run_pieces(piece, n_blocks, n_threads)
     return (out, shuffles) if with_shuffles else out

@@ -1,12 +1,13 @@
 """Match kernels: the deals of a match in order, the dealer rotating and the pool carried over (R4, R10), the
 antes doubled after a placement (``serbian``), the running scores kept until the target (``parlett_simple``).
 
-- :func:`play_matches_nb` plays many matches in parallel (``prange`` over blocks of matches; each block allocates
-  its own scratch) and writes one result row per deal. A match is a pure function of (rules, seats, seed, match),
-  so the rows are the same whatever the thread count or the split of the matches into calls.
+- :func:`play_blocks` plays blocks of matches and writes one result row per deal. A match is a pure function of
+  (rules, seats, seed, match), so the rows are the same whatever the thread count or the split of the matches into
+  calls; the wrapper (:mod:`.batch`) runs blocks on several threads (the kernel releases the GIL).
 - :func:`trace_match_nb` plays one match and keeps every array of every deal, for :mod:`.trace`.
-- :func:`match_kernels` gives the wrappers the two kernels of a table (four seats, or five with the dealer sitting
-  out), each compiled with the table as literal constants, on first use.
+
+Both play each deal with :func:`.deal.play_deal`, the deal skeleton and the search's card passed in as units
+(:class:`.deal.Play`, :mod:`reversis_sim.kernel.units`): compiled once, whatever calls them.
 """
 
 from __future__ import annotations
@@ -14,23 +15,18 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import prange
 
 from ..columns import N_REASONS
-from ..constraints import MAX_STACK, TALON
 from ..kernel.compiled import (
-    MAX_LEDGER,
     MAX_SEATS,
-    MAX_TRICKS,
     P_DOUBLE_ANTE,
-    P_N_SEATS,
     P_POOL_PERSISTS,
     P_SCORING,
     P_TARGET_TOTAL,
     POOL,
     SCORING_SIMPLE,
 )
-from ..kernel.jit import njit, njit_nrt_free_inline, njit_parallel
+from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
 from ..kernel.keys_nb import extend, seed_hash
 from ..kernel.layout import (
     COL_DEAL,
@@ -42,18 +38,16 @@ from ..kernel.layout import (
     ERR_POOL,
     H_DEALT,
     MAX_POOL,
-    N_COLS,
     Q_DUMPED,
     Deal,
-    Dealing,
     alloc,
+    dealing,
 )
 from ..policies.rollout_nb import workspace
-from ..policies.search_nb import searching
 from .deal import play_deal
 from .rows import PAY_SLOTS, payment_rows, seat_rows
 
-BLOCK = 16  # matches per parallel work item
+BLOCK = 16  # matches per block: each block packs its payment rows from its own first slot on
 
 
 @njit_nrt_free_inline
@@ -68,7 +62,7 @@ def next_deal(P, row, pool, score):
     double_ante = 1 if (P[P_DOUBLE_ANTE] and row[COL_Q_FATE] == Q_DUMPED) else 0
     over = False
     if P[P_SCORING] == SCORING_SIMPLE:
-        for s in range(P[P_N_SEATS]):
+        for s in range(len(score)):
             score[s] += row[COL_SCORE + s]
             if score[s] >= P[P_TARGET_TOTAL]:
                 over = True
@@ -76,51 +70,55 @@ def next_deal(P, row, pool, score):
 
 
 Out = namedtuple("Out", "match i8 i16 i64 pay_seat pay_reason pay_amount pay_count err n_played shuffles")
-"""What the match kernel writes (:func:`play_matches_nb`): the seat rows' blocks (``match``, ``i8``, ``i16``,
+"""What the match kernel writes (:func:`play_blocks`): the seat rows' blocks (``match``, ``i8``, ``i16``,
 ``i64``: :class:`reversis_sim.columns.Chunk`), the payment slots and their counts per deal, each deal's error,
 each match's deals played and shuffles drawn."""
 
+Matches = namedtuple("Matches", "first count deals")
+"""Which matches a call plays: the first, how many, the deals of each."""
 
-@njit_parallel
-def play_matches_nb(rules, n_seats, sit_out, seats, seed, policy_seeds, first_match, n_matches, n_deals, constraint,
-                    out):
-    """Play matches ``first_match .. first_match + n_matches - 1`` into a chunk's arrays ``out`` (:class:`Out`):
-    deal ``d`` of match ``first_match + i`` is deal slot ``r = i * n_deals + d``, whose seat rows ``r * n_seats ..``
-    of ``out.match``, ``out.i8``, ``out.i16``, ``out.i64`` (the blocks of :class:`reversis_sim.columns.Chunk`) are
-    written, and its ``pay_count[r]`` payment rows (zero on entry) go to the payment slots ``pay_seat``,
-    ``pay_reason``, ``pay_amount`` (:mod:`.rows`): each block of :data:`BLOCK` matches owns the slots from
-    ``PAY_SLOTS`` times its first deal slot on and writes its deals' rows there one after the other
-    (:func:`.rows.compact_payments` finds them again from the counts), with ``err[r]`` (0, or the deal's
-    ``COL_ERROR``) and ``n_played[i]``: ``n_deals`` unless the match ended early at its target total (simple
-    scoring) or on an error; the slots after it are left as they were; ``shuffles[i]``: the shuffles the
-    match's deals drew (its deals, unless a ``where`` condition rejected some). ``rules``: the
-    :class:`~reversis_sim.kernel.compiled.RulesArrays`; ``seats``: the :class:`~reversis_sim.kernel.layout.Seats`;
-    ``seed`` is the run seed and ``policy_seeds`` (``uint64 (MAX_SEATS,)``) each seat's policy seed, modulo 2**64;
-    ``constraint``: (``predeal``, ``where``), the constraints of the deals (:func:`.deal.deal_constrained`).
+Traced = namedtuple("Traced", "rows hands offered exch tricks ledger")
+"""Every array of every deal of a traced match (:func:`trace_match_nb`), stacked on a first axis of its deals."""
 
-    ``n_seats`` and ``sit_out`` (``P[P_N_SEATS]``, ``P[P_SIT_OUT]``: 4 and False, or 5 and True) are the table;
-    :func:`play_matches_four` and :func:`play_matches_five` pass them as literal constants, so that numba compiles
-    one specialization per table, in which the four-seat deal does its seat arithmetic as a four-seat engine would
-    (:func:`.deal.play_deal`), and a process that plays only four-seat presets compiles only that one."""
+Scratch = namedtuple("Scratch", "deal ws sums used q_net dealing h_pmatch score")
+"""One thread's scratch for :func:`play_blocks` (:func:`scratch`): the deal's arrays, a searching seat's workspace,
+the sums of a deal's payments by (direction, party, reason) and the parties it names, each seat's Quinola net, the
+deals' constraints, the seats' policy stream prefixes, the running scores."""
+
+
+def scratch(n_seats: int, searching: bool, constraint) -> Scratch:
+    """A :class:`Scratch` (numpy) for a table of ``n_seats`` (``searching``: a search sits at it) under the deals'
+    constraints ``constraint`` (``predeal``, ``where``)."""
+    return Scratch(alloc(), workspace(searching), np.zeros((2, POOL + 1, N_REASONS), np.int64),
+                   np.zeros(POOL + 1, np.uint64), np.zeros(MAX_SEATS, np.int64), dealing(*constraint),
+                   np.zeros(MAX_SEATS, np.uint64), np.zeros(n_seats, np.int64))
+
+
+@njit_nrt_free
+def play_blocks(rules, n, seats, seed, policy_seeds, matches, b0, b1, out, scratch, play):
+    """Play the matches of blocks ``b0 .. b1 - 1`` (:data:`BLOCK` matches each) of the :class:`Matches`
+    ``matches`` (``first_match`` .. ``first_match + n_matches - 1`` below) into a chunk's arrays ``out``
+    (:class:`Out`): deal ``d`` of match
+    ``first_match + i`` is deal slot ``r = i * n_deals + d``, whose seat rows ``r * n ..`` of ``out.match``,
+    ``out.i8``, ``out.i16``, ``out.i64`` (the blocks of :class:`reversis_sim.columns.Chunk`) are written, and its
+    ``pay_count[r]`` payment rows (zero on entry) go to the payment slots ``pay_seat``, ``pay_reason``,
+    ``pay_amount`` (:mod:`.rows`): each block owns the slots from ``PAY_SLOTS`` times its first deal slot on and
+    writes its deals' rows there one after the other (:func:`.rows.compact_payments` finds them again from the
+    counts), with ``err[r]`` (0, or the deal's ``COL_ERROR``) and ``n_played[i]``: ``n_deals`` unless the match
+    ended early at its target total (simple scoring) or on an error; the slots after it are left as they were;
+    ``shuffles[i]``: the shuffles the match's deals drew (its deals, unless a ``where`` condition rejected some).
+
+    ``rules``: the :class:`~reversis_sim.kernel.compiled.RulesArrays`; ``n``: the seats (4, or 5 with the dealer
+    sitting out); ``seats``: the :class:`~reversis_sim.kernel.layout.Seats`; ``seed`` the run seed and
+    ``policy_seeds`` (``uint64 (MAX_SEATS,)``) each seat's policy seed, modulo 2**64; ``scratch``: this thread's
+    :class:`Scratch`; ``play``: the units a deal is played with (:class:`.deal.Play`)."""
     P = rules.P
-    # the outputs by name, outside the parallel loop: numba's parfors lose a write into an array read off a tuple
-    # inside the loop (measured: the payment counts stayed 0)
+    first_match, n_matches, n_deals = matches
     match_col, i8, i16, i64, pay_seat, pay_reason, pay_amount, pay_count, err, n_played, shuffles = out
+    deal, ws, h_pmatch, score = scratch.deal, scratch.ws, scratch.h_pmatch, scratch.score
+    row = deal.row
     h_seed = seed_hash(seed)
-    h_pseed = np.empty(MAX_SEATS, np.uint64)
-    for s in range(MAX_SEATS):
-        h_pseed[s] = seed_hash(policy_seeds[s])
-    n_blocks = (n_matches + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        deal = alloc()
-        row = deal.row
-        ws = workspace(searching(seats.family, n_seats))
-        scratch = np.zeros((2, POOL + 1, N_REASONS), np.int64)
-        q_net = np.zeros(MAX_SEATS, np.int64)
-        used = np.zeros(POOL + 1, np.uint64)
-        dealing = Dealing(constraint[0], constraint[1], np.zeros(MAX_STACK, np.int64), np.zeros(TALON + 1, np.uint64))
-        h_pmatch = np.empty(MAX_SEATS, np.uint64)
-        score = np.zeros(MAX_SEATS, np.int64)
+    for b in range(b0, b1):
         # the block's payment rows, packed deal after deal: a deal writes ~16 rows where a fixed window of PAY_SLOTS
         # per deal would spread them over ~6 cache lines (measured: 25% faster random play than per-deal windows)
         k = b * BLOCK * n_deals * PAY_SLOTS
@@ -128,7 +126,8 @@ def play_matches_nb(rules, n_seats, sit_out, seats, seed, policy_seeds, first_ma
             match = first_match + i
             h_match = extend(h_seed, match)
             for s in range(MAX_SEATS):
-                h_pmatch[s] = extend(h_pseed[s], match)
+                h_pmatch[s] = extend(seed_hash(policy_seeds[s]), match)
+            for s in range(n):
                 score[s] = 0
             pool = 0  # R9: a match starts with an empty pool
             double_ante = 0
@@ -142,14 +141,14 @@ def play_matches_nb(rules, n_seats, sit_out, seats, seed, policy_seeds, first_ma
                     err[r] = ERR_POOL
                     played = d + 1
                     break
-                pool = play_deal(rules, n_seats, sit_out, seats, h_match, h_pmatch, d, pool, double_ante, deal, ws,
-                                 dealing)
+                pool = play_deal(rules, n, seats, h_match, h_pmatch, d, pool, double_ante, deal, ws, scratch.dealing,
+                                 play)
                 err[r] = row[COL_ERROR]
                 drawn += row[COL_SHUFFLES]
-                pay_count[r] = payment_rows(row, deal.ledger, scratch, used, q_net, n_seats, pay_seat,
-                                                pay_reason, pay_amount, k)
+                pay_count[r] = payment_rows(row, deal.ledger, scratch.sums, scratch.used, scratch.q_net, n, pay_seat,
+                                            pay_reason, pay_amount, k)
                 k += pay_count[r]
-                seat_rows(row, q_net, deal.hands[H_DEALT], n_seats, r * n_seats, match_col, i8, i16, i64)
+                seat_rows(row, scratch.q_net, deal.hands[H_DEALT], n, r * n, match_col, i8, i16, i64)
                 pool, double_ante, over = next_deal(P, row, pool, score)
                 if over or row[COL_ERROR]:
                     played = d + 1
@@ -158,75 +157,34 @@ def play_matches_nb(rules, n_seats, sit_out, seats, seed, policy_seeds, first_ma
             shuffles[i] = drawn
 
 
-@njit
-def trace_match_nb(rules, n_seats, sit_out, seats, seed, policy_seeds, match, n_deals, constraint):
-    """Play deals 0..n_deals-1 of one match (fewer if it ends at its target total); return every deal's arrays,
-    stacked on a first axis of n_deals, and the number of deals played: (rows, hands, offered, exch, tricks,
-    ledger, n_played). ``n_seats``, ``sit_out``: the table, literal constants from :func:`trace_match_four` and
-    :func:`trace_match_five` (as in :func:`play_matches_nb`)."""
+@njit_nrt_free
+def trace_match_nb(rules, n, seats, seed, policy_seeds, match, n_deals, traced, scratch, play):
+    """Play deals 0..n_deals-1 of one match (fewer if it ends at its target total) keeping every deal's arrays in
+    ``traced`` (:class:`Traced`); returns the number of deals played. The other arguments as :func:`play_blocks`'s."""
     P = rules.P
-    rows = np.zeros((n_deals, N_COLS), np.int64)
-    hands = np.zeros((n_deals, 3, MAX_SEATS), np.uint64)
-    offered = np.zeros((n_deals, MAX_SEATS), np.int64)
-    exch = np.zeros((n_deals, 4, 3), np.int64)
-    tricks = np.zeros((n_deals, MAX_TRICKS, 6), np.int64)
-    ledger = np.zeros((n_deals, MAX_LEDGER, 6), np.int64)
-    scratch = alloc()
-    ws = workspace(searching(seats.family, n_seats))
-    dealing = Dealing(constraint[0], constraint[1], np.zeros(MAX_STACK, np.int64), np.zeros(TALON + 1, np.uint64))
+    rows, hands, offered, exch, tricks, ledger = traced
+    s0 = scratch.deal
     h_match = extend(seed_hash(seed), match)
-    h_pmatch = np.empty(MAX_SEATS, np.uint64)
+    h_pmatch, score = scratch.h_pmatch, scratch.score
     for s in range(MAX_SEATS):
         h_pmatch[s] = extend(seed_hash(policy_seeds[s]), match)
-    score = np.zeros(MAX_SEATS, np.int64)
+    for s in range(n):
+        score[s] = 0
     pool = 0
     double_ante = 0
-    played = n_deals
     for d in range(n_deals):
+        if pool > MAX_POOL:
+            rows[d, COL_MATCH] = match
+            rows[d, COL_DEAL] = d
+            rows[d, COL_ERROR] = ERR_POOL
+            return d + 1
         rows[d, COL_MATCH] = match
         rows[d, COL_DEAL] = d
-        if pool > MAX_POOL:
-            rows[d, COL_ERROR] = ERR_POOL
-            played = d + 1
-            break
-        deal = Deal(rows[d], hands[d], offered[d], exch[d], tricks[d], ledger[d], scratch.claims, scratch.cards,
-                    scratch.draws, scratch.known, scratch.seat_view)
-        pool = play_deal(rules, n_seats, sit_out, seats, h_match, h_pmatch, d, pool, double_ante, deal, ws, dealing)
+        deal = Deal(rows[d], hands[d], offered[d], exch[d], tricks[d], ledger[d], s0.claims, s0.cards, s0.draws,
+                    s0.known, s0.seat_view, s0.at)
+        pool = play_deal(rules, n, seats, h_match, h_pmatch, d, pool, double_ante, deal, scratch.ws, scratch.dealing,
+                         play)
         pool, double_ante, over = next_deal(P, rows[d], pool, score)
         if over:
-            played = d + 1
-            break
-    return rows, hands, offered, exch, tricks, ledger, played
-
-
-# The kernels of each table: the table as literal constants (one compiled specialization each, compiled on first use).
-
-
-@njit
-def play_matches_four(rules, seats, seed, policy_seeds, first_match, n_matches, n_deals, constraint, out):
-    """:func:`play_matches_nb` at a four-seat table."""
-    play_matches_nb(rules, 4, False, seats, seed, policy_seeds, first_match, n_matches, n_deals, constraint, out)
-
-
-@njit
-def play_matches_five(rules, seats, seed, policy_seeds, first_match, n_matches, n_deals, constraint, out):
-    """:func:`play_matches_nb` at a five-seat table whose dealer sits out (``modern_five``)."""
-    play_matches_nb(rules, MAX_SEATS, True, seats, seed, policy_seeds, first_match, n_matches, n_deals, constraint,
-                    out)
-
-
-@njit
-def trace_match_four(rules, seats, seed, policy_seeds, match, n_deals, constraint):
-    """:func:`trace_match_nb` at a four-seat table."""
-    return trace_match_nb(rules, 4, False, seats, seed, policy_seeds, match, n_deals, constraint)
-
-
-@njit
-def trace_match_five(rules, seats, seed, policy_seeds, match, n_deals, constraint):
-    """:func:`trace_match_nb` at a five-seat table whose dealer sits out (``modern_five``)."""
-    return trace_match_nb(rules, MAX_SEATS, True, seats, seed, policy_seeds, match, n_deals, constraint)
-
-
-def match_kernels(n_seats: int):
-    """(play_matches, trace_match) kernels of a table of ``n_seats`` (4, or 5 with the dealer sitting out)."""
-    return (play_matches_four, trace_match_four) if n_seats == 4 else (play_matches_five, trace_match_five)
+            return d + 1
+    return n_deals

@@ -20,41 +20,52 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import prange
 
-from ..constraints import MAX_STACK, TALON
 from ..kernel.bits import bit, count, suit_mask
-from ..kernel.compiled import (
-    MAX_SEATS,
-    P_COMMIT_AFTER,
-    P_HAND_SIZE,
-    P_REVERSIS,
-)
-from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline, njit_parallel
+from ..kernel.compiled import MAX_SEATS, P_COMMIT_AFTER, P_HAND_SIZE, P_REVERSIS
+from ..kernel.jit import njit_nrt_free
 from ..kernel.keys_nb import PURPOSE_REVIEW, extend, fill_draws, seed_hash
 from ..kernel.layout import (
+    ASK_CARD,
+    ASK_EXCHANGE,
+    AT_CHOICE,
+    AT_FORCED,
+    AT_FORCED_DECL,
+    AT_FORCED_EXCH,
+    AT_KIND,
+    AT_OWN,
+    AT_OWN_TOO,
+    AT_SEAT,
+    AT_STEP,
+    AT_STOP,
+    AT_STOP_FORCED,
     COL_DEAL,
     COL_ERROR,
     COL_FISH,
     COL_MATCH,
+    COL_POOL_AFTER,
     COL_POOL_BEFORE,
     ERR_POOL,
     H_DEALT,
+    H_NOW,
     MAX_POOL,
+    NO_CHOICE,
+    PAUSED,
     PD_PLACED,
-    Dealing,
+    UNKNOWN_FAMILY,
+    Seats,
     alloc,
+    dealing,
 )
-from ..kernel.tricks import QUINOLA_BIT, make_play_tricks
-from ..kernel.view import V_CUR, V_STREAK, V_TRICK, seat_plays
-from ..policies.dispatch import UNKNOWN_FAMILY, uses_draws
-from ..policies.review_nb import evaluate, review_scratch, set_rollout, summarize
+from ..kernel.tricks import QUINOLA_BIT
+from ..kernel.view import V_CUR, V_HAND, V_IS_DEALER, V_LEGAL, V_MUST_DISCARD, V_N_CUR, V_STREAK, V_TRICK, mask
+from ..policies.deal_nb import begin
+from ..policies.dispatch import uses_draws
+from ..policies.review_nb import review_scratch, set_rollout, summarize
 from ..policies.rollout_nb import workspace
-from ..policies.search_nb import searching
-from .deal import make_declare, make_exchange, make_play_deal, play_deal, seat_declares, seat_exchange
+from .deal import play_deal, start_deal
 from .match import next_deal
-from .policy import choose_play
-from .review_before import DECLARATION, before_scratch, declaration_options, evaluate_before, exchange_options
+from .review_before import DECLARATION, before_scratch, declaration_options, exchange_options
 
 # the decision row's integer columns: where, who, what kind; then the verdict (review_nb.S_*)
 DI_SLOT, DI_SEAT, DI_TRICK, DI_POS, DI_KIND, DI_FLAGS = range(6)
@@ -78,23 +89,34 @@ C_REVIEWED, C_WORLDS, C_FOLLOW, C_ONLY_DEAL, C_PER_DEAL, C_FIRST, C_MATCHES, C_D
     C_LEN = range(13)
 
 ReviewState = namedtuple("ReviewState", "search review key conf dec_i dec_f opts before")
-"""What the reviewing choosers carry through the deal: the table's search workspace, the reviewer's
+"""What the reviewing table carries through a deal: the table's search workspace, the reviewer's
 :class:`~reversis_sim.policies.review_nb.Review`, the deal's review key (``uint64 (1,)``), the configuration and
 cursor ``conf`` (``C_*``), the decision rows it writes (module docstring), and the scratch of the decisions
 before the first lead (:class:`.review_before.Before`)."""
+
+Units = namedtuple("Units", "play_from search evaluate evaluate_before")
+"""The units a reviewed deal is played and valued with (:mod:`reversis_sim.kernel.units`): the deal skeleton, the
+search's card (or its stub), the valuation of a card decision and of an exchange or a declaration."""
 
 BEFORE_SALT = 1 << 16
 """Folds a decision before the first lead into its worlds' key (a card decision's key takes the trick, below)."""
 
 ReviewOut = namedtuple("ReviewOut", "dec_i dec_f opts n_dec fish pool_before err n_played luck")
-"""What :func:`review_matches_nb` writes: the decision rows (match ``i`` owns rows from ``i * n_deals *
+"""What :func:`review_blocks` writes: the decision rows (match ``i`` owns rows from ``i * n_deals *
 conf[C_PER_DEAL]``, ``n_dec[i]`` of them), each deal slot's fish per seat, pool before and error, each match's
 deals played, and each deal slot's luck samples (``float64 (slots, MAX_SEATS, 2)``: a reviewed seat's mean fish
 over deals dealt again with its hand kept, and over deals dealt again freely, :func:`_luck`)."""
 
-LuckScratch = namedtuple("LuckScratch", "deal dealing base h_pmatch total")
+Luck = namedtuple("Luck", "deal dealing base h_pmatch total")
 """The deals of :func:`_luck`: their arrays, their constraints (the run's predeal ``base``, plus the seat's hand),
 their policy streams, and the seats' fish summed over them (``float64 (MAX_SEATS,)``)."""
+
+LuckAsk = namedtuple("LuckAsk", "d key pool_before double_ante n_samples reviewed slot")
+"""What :func:`_luck` measures: deal ``d`` played again from its pool before and doubled antes, ``n_samples`` times
+per reviewed seat (``reviewed``, a bit mask) under ``key``, into deal slot ``slot``."""
+
+Scratch = namedtuple("Scratch", "deal st dealing luck h_pmatch score")
+"""One thread's scratch for :func:`review_blocks` (:func:`scratch`)."""
 
 
 @njit_nrt_free
@@ -121,7 +143,7 @@ def _verdict(st, n_opt, nw, seat, trick, pos, kind, flags, played):
 
 
 @njit_nrt_free
-def _review_before(P, n, sit_out, tables, deal, st, seat, step, own, must, choice):
+def _review_before(P, n, tables, deal, st, seat, step, own, must, choice, units):
     """Value the options of a reviewed seat's exchange (``step`` < :data:`.review_before.DECLARATION`; ``own``: its
     hand, ``must``: it must discard) or declaration (``choice``: its own option); write its row; return the option
     the seat takes."""
@@ -136,42 +158,23 @@ def _review_before(P, n, sit_out, tables, deal, st, seat, step, own, must, choic
         for j in range(b.deal.draws.shape[1]):
             b.deal.draws[s, j] = r.ws.deal.draws[s, j]
     key = extend(extend(extend(st.key[0], seat), BEFORE_SALT), step)
-    nw = evaluate_before(P, n, tables, deal, b, r, seat, step, own, n_opt, key, st.conf[C_WORLDS])
+    r.count[0] = n_opt
+    nw = units.evaluate_before(P, n, tables, deal, b, r, seat, step, own, key, st.conf[C_WORLDS], units.play_from)
     if nw == 0:
         return choice
     flags = FLAG_QUINOLA if (own & QUINOLA_BIT) != np.uint64(0) else 0
     return _verdict(st, n_opt, nw, seat, -1, step if step < DECLARATION else 0, kind, flags, choice)
 
 
-@njit_nrt_free_inline
-def _reviewing_exchange(P, n, sit_out, tables, seats, deal, st, k, seat, hand, must):
-    """The engine's exchange choice (:func:`.deal.seat_exchange`), reviewed where the seat is."""
-    choice = seat_exchange(P, n, sit_out, tables, seats, deal, st, k, seat, hand, must)
-    if ((st.conf[C_REVIEWED] >> seat) & 1) == 0 or (choice >= 0 and (hand & bit(choice)) == np.uint64(0)) \
-            or (choice < 0 and (must or choice == UNKNOWN_FAMILY)):
-        return choice
-    return _review_before(P, n, sit_out, tables, deal, st, seat, k, hand, must, choice)
-
-
-@njit_nrt_free_inline
-def _reviewing_declaration(P, n, sit_out, tables, seats, deal, st, seat, hand):
-    """The engine's declaration option (:func:`.deal.seat_declares`), reviewed where the seat is."""
-    option = seat_declares(P, n, sit_out, tables, seats, deal, st, seat, hand)
-    if ((st.conf[C_REVIEWED] >> seat) & 1) == 0 or option == UNKNOWN_FAMILY:
-        return option
-    return _review_before(P, n, sit_out, tables, deal, st, seat, DECLARATION, hand, False, option)
-
-
 @njit_nrt_free
-def _review(P, n, sit_out, tables, deal, st, seat, hand, legal, seen, k, card):
-    """Value the options of a reviewed seat's decision (the engine chose ``card``); write its row; return the card
-    the seat plays."""
+def _review_card(P, n, tables, deal, st, seat, card, units):
+    """Value the options of a reviewed seat's card (it chose ``card``; its view set at the pause); write its row;
+    return the card the seat plays."""
     view = deal.seat_view
-    seat_plays(view, seat, hand, legal, seen, deal.known[seat], k)
-    conf = st.conf
-    key = extend(extend(extend(st.key[0], seat), view[V_TRICK]), k)
-    n_opt, nw = evaluate(P, n, sit_out, tables, view, deal, key, conf[C_WORLDS], card, st.review)
-    ti = view[V_TRICK]
+    hand, ti, k = mask(view, V_HAND), view[V_TRICK], view[V_N_CUR]
+    key = extend(extend(extend(st.key[0], seat), ti), k)
+    nw = units.evaluate(P, n, tables, view, deal, key, st.conf[C_WORLDS], card, st.review, units.play_from)
+    n_opt = st.review.count[0]
     if k == 0:
         kind = KIND_LEAD
     elif (hand & suit_mask(view[V_CUR] >> 4)) != np.uint64(0):
@@ -190,30 +193,107 @@ def _review(P, n, sit_out, tables, deal, st, seat, hand, legal, seen, k, card):
     return _verdict(st, n_opt, nw, seat, ti, k, kind, flags, card)
 
 
-@njit_nrt_free_inline
-def _reviewing_choose(P, n, sit_out, tables, seats, deal, st, seat, hand, legal, seen, k):
-    """The engine's card (:func:`.policy.choose_play`), reviewed where the seat is (:func:`_review`)."""
-    card = choose_play(P, n, sit_out, tables, seats, deal, st.search, seat, hand, legal, seen, k)
-    if card < 0 or ((st.conf[C_REVIEWED] >> seat) & 1) == 0 or count(legal) < 2 or (legal & bit(card)) == 0:
-        return card
-    return _review(P, n, sit_out, tables, deal, st, seat, hand, legal, seen, k, card)
-
-
-review_deal = make_play_deal(make_play_tricks(_reviewing_choose), make_exchange(_reviewing_exchange),
-                             make_declare(_reviewing_declaration))
-"""One deal of the engine, its reviewed seats' decisions valued as they are taken."""
+@njit_nrt_free
+def decide(P, n, tables, seats, deal, st, units):
+    """The choice of the decision the deal paused at (:mod:`reversis_sim.policies.deal_nb`): the seat's own (its
+    family's, or the search's card), valued first where the seat is reviewed and has more than one option."""
+    at, view = deal.at, deal.seat_view
+    seat, own = at[AT_SEAT], at[AT_OWN]
+    reviewed = (st.conf[C_REVIEWED] >> seat) & 1
+    hand = mask(view, V_HAND)
+    if at[AT_KIND] == ASK_CARD:
+        if own == NO_CHOICE:
+            own = units.search(seats.params[seat], deal.draws[seat], view, tables, P, n, deal.tricks, st.search,
+                               units.play_from)
+        legal = mask(view, V_LEGAL)
+        if own < 0 or not reviewed or count(legal) < 2 or (legal & bit(own)) == np.uint64(0):
+            return own
+        return _review_card(P, n, tables, deal, st, seat, own, units)
+    if at[AT_KIND] == ASK_EXCHANGE:
+        must = view[V_MUST_DISCARD] != 0 or view[V_IS_DEALER] != 0
+        if (own >= 0 and (hand & bit(own)) == np.uint64(0)) or (own < 0 and (must or own == UNKNOWN_FAMILY)):
+            return own
+        return _review_before(P, n, tables, deal, st, seat, at[AT_STEP], hand, must, own, units)
+    if own == UNKNOWN_FAMILY:
+        return own
+    return _review_before(P, n, tables, deal, st, seat, DECLARATION, hand, False, own, units)
 
 
 @njit_nrt_free
-def _luck(rules, n, sit_out, seats, dealt, d, key, state, lk, ws, luck):
-    """The luck of each reviewed seat's dealt hand in deal slot ``state[4]``: the table's policies play deal ``d``
-    again (the same dealer, pool before ``state[0]`` and doubled antes ``state[1]``) ``state[2]`` times with the
+def review_deal(P, n, tables, seats, deal, st, units):
+    """Play a started deal (:func:`.deal.start_deal`, or a record's, :func:`review_record_nb`) to its end, its
+    reviewed seats' decisions valued as they are taken (:func:`decide`)."""
+    deal.at[AT_STOP] = st.conf[C_REVIEWED]
+    deal.at[AT_OWN_TOO] = 1
+    while units.play_from(P, n, tables, seats, deal) == PAUSED:
+        deal.at[AT_CHOICE] = decide(P, n, tables, seats, deal, st, units)
+
+
+Record = namedtuple("Record", "facts dealt offered exch tricks")
+"""A deal record as the kernel plays it again (:func:`review_record_nb`): ``facts`` int64 (``RF_*``), the hands
+dealt (``uint64 (MAX_SEATS,)``), the talon card offered to each seat (``int64``, -1 none), each exchange step's
+choice (``int64 (4,)``: the discard, -1 to keep), the tricks as the kernel keeps them (``int64 (MAX_TRICKS, 6)``)."""
+RF_DEALER, RF_POOL, RF_DOUBLE_ANTE, RF_N_EXCH, RF_DECLARE, RF_N_CARDS, RF_LEN = range(7)
+"""A record's facts: its dealer, the pool carried in, the doubled antes, the exchange steps, the declaration option
+(``NO_CHOICE`` where nobody could declare), the cards played."""
+
+
+@njit_nrt_free
+def start_record(rules, n, rec, deal, st):
+    """Start the deal of the record ``rec`` (:class:`Record`) in ``deal``, every decision in it taken already, and
+    draw the reviewer's rollout streams under the review's key ``st.key``."""
+    P, f = rules.P, rec.facts
+    begin(P, n, deal, f[RF_DEALER], f[RF_POOL], f[RF_DOUBLE_ANTE])
+    for s in range(MAX_SEATS):
+        deal.hands[H_DEALT, s] = rec.dealt[s]
+        deal.hands[H_NOW, s] = rec.dealt[s]
+        deal.offered[s] = rec.offered[s]
+    for k in range(f[RF_N_EXCH]):
+        deal.exch[k, 1] = rec.exch[k]
+    for ti in range(rec.tricks.shape[0]):
+        for j in range(6):
+            deal.tricks[ti, j] = rec.tricks[ti, j]
+    at = deal.at
+    at[AT_FORCED_EXCH] = f[RF_N_EXCH]
+    at[AT_FORCED_DECL] = f[RF_DECLARE]
+    at[AT_FORCED] = f[RF_N_CARDS]
+    if uses_draws(st.review.ws.seats.family[0]):
+        for s in range(n):
+            fill_draws(extend(st.key[0], s), P[P_HAND_SIZE], 1, st.review.ws.deal.draws[s])
+
+
+@njit_nrt_free
+def review_record_nb(rules, n, seats, rec, deal, st, units):
+    """The decisions of the reviewed seats (``st.conf[C_REVIEWED]``) in the record ``rec``, each valued as
+    :func:`decide` values them in the reviewing table, with the choice taken in the record: the decision rows of
+    ``st`` from ``st.conf[C_NEXT]`` on. ``seats``: any heuristics (every decision is the record's)."""
+    start_record(rules, n, rec, deal, st)
+    deal.at[AT_STOP_FORCED] = 1
+    review_deal(rules.P, n, rules.tables, seats, deal, st, units)
+
+
+@njit_nrt_free
+def review_card_nb(rules, n, seats, rec, deal, st, units, card):
+    """The decision after the last card of the record ``rec`` (a deal in progress), valued with ``card`` as the
+    card played: one decision row in ``st`` (none where every legal card comes to the same). Returns its seat."""
+    start_record(rules, n, rec, deal, st)
+    deal.at[AT_STOP] = (1 << MAX_SEATS) - 1
+    units.play_from(rules.P, n, rules.tables, seats, deal)
+    seat = deal.at[AT_SEAT]
+    _review_card(rules.P, n, rules.tables, deal, st, seat, card, units)
+    return seat
+
+
+@njit_nrt_free
+def _luck(rules, n, seats, dealt, ask, lk, ws, luck, units):
+    """The luck of each reviewed seat's dealt hand (:class:`LuckAsk`: in deal slot ``slot``): the table's
+    policies play deal ``d`` again (the same dealer, pool before and doubled antes) ``n_samples`` times with the
     seat's hand ``dealt[s]`` kept and the other cards dealt anew, and as many times dealt anew entirely (shared by
     the seats), each sample keyed by ``key``; ``luck[slot, s]`` gets the two mean fish of the seat (its luck is
     their difference: E[fish | its hand] - E[fish], an unbiased estimate of both). The run's constraints hold in
     every sample; a sample they reject is left out."""
-    pool_before, double_ante, n_samples, reviewed, slot = state[0], state[1], state[2], state[3], state[4]
     predeal, base, row = lk.dealing.predeal, lk.base, lk.deal.row
+    d, key, pool_before, double_ante, n_samples, reviewed, slot = ask
     for s in range(n + 1):  # seat s, then (s == n) the free deals
         if s < n and ((reviewed >> s) & 1) == 0:
             continue
@@ -230,8 +310,7 @@ def _luck(rules, n, sit_out, seats, dealt, d, key, state, lk, ws, luck):
             h = extend(extend(key, s), sample)
             for t in range(MAX_SEATS):
                 lk.h_pmatch[t] = extend(h, t + 1)
-            play_deal(rules, n, sit_out, seats, h, lk.h_pmatch, d, pool_before, double_ante, lk.deal, ws,
-                      lk.dealing)
+            play_deal(rules, n, seats, h, lk.h_pmatch, d, pool_before, double_ante, lk.deal, ws, lk.dealing, units)
             if row[COL_ERROR]:
                 continue
             m += 1
@@ -242,87 +321,77 @@ def _luck(rules, n, sit_out, seats, dealt, d, key, state, lk, ws, luck):
                 luck[slot, t, 0 if s < n else 1] = total[t] / m if m else np.nan
 
 
-@njit_parallel
-def review_matches_nb(rules, n_seats, sit_out, seats, seed, policy_seeds, constraint, reviewer, conf0, out):
-    """Play and review matches ``conf0[C_FIRST] ..`` (``conf0[C_MATCHES]`` of them, ``conf0[C_DEALS]`` deals each)
-    into ``out`` (:class:`ReviewOut`). ``conf0``: ``C_REVIEWED`` the reviewed seats' bit mask, ``C_WORLDS``,
-    ``C_FOLLOW`` (:data:`FOLLOW_CARDS`, :data:`FOLLOW_BEFORE`), ``C_ONLY_DEAL`` the one deal to review or -1,
-    ``C_PER_DEAL`` the most decisions a deal can hold;
-    ``reviewer``: the rollout policy (a one-seat :class:`~reversis_sim.kernel.layout.Seats`); the other arguments
-    as :func:`.match.play_matches_nb`'s. Deal by deal the matches are those of a run with the same seats, unless
-    the reviewed seats follow the reviewer's best."""
-    P = rules.P
+@njit_nrt_free
+def review_blocks(rules, n, seats, seed, policy_seeds, conf0, b0, b1, out, scratch, units):
+    """Play and review the matches of blocks ``b0 .. b1 - 1`` (:data:`BLOCK` matches each) of matches
+    ``conf0[C_FIRST] ..`` (``conf0[C_MATCHES]`` of them, ``conf0[C_DEALS]`` deals each) into ``out``
+    (:class:`ReviewOut`). ``conf0``: ``C_REVIEWED`` the reviewed seats' bit mask, ``C_WORLDS``, ``C_FOLLOW``
+    (:data:`FOLLOW_CARDS`, :data:`FOLLOW_BEFORE`), ``C_ONLY_DEAL`` the one deal to review or -1, ``C_PER_DEAL``
+    the most decisions a deal can hold, ``C_LUCK`` the luck's samples; ``scratch``: this thread's (:func:`scratch`,
+    the reviewer's rollout policy in its review scratch); the other arguments as
+    :func:`.match.play_blocks`'s. Deal by deal the matches are those of a run with the same seats, unless the
+    reviewed seats follow the reviewer's best."""
+    P, tables = rules.P, rules.tables
     first_match, n_matches, n_deals = conf0[C_FIRST], conf0[C_MATCHES], conf0[C_DEALS]
-    rollout_family = reviewer.family[0]
     dec_i, dec_f, opts, n_dec, fish, pool_out, err, n_played, luck = out
+    deal, st, h_pmatch, score = scratch.deal, scratch.st, scratch.h_pmatch, scratch.score
+    row, conf = deal.row, st.conf
+    rollout_family = st.review.ws.seats.family[0]
+    reviewed = conf0[C_REVIEWED]
     h_seed = seed_hash(seed)
-    n_blocks = (n_matches + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):  # blocks of matches, as play_matches_nb (a write indexed by the prange index was lost)
-        deal = alloc()
-        row = deal.row
-        conf = conf0.copy()
-        st = ReviewState(workspace(searching(seats.family, n_seats)), review_scratch(), np.zeros(1, np.uint64), conf,
-                         dec_i, dec_f, opts, before_scratch())
-        set_rollout(st.review, reviewer, n_seats)
-        reviewed = conf0[C_REVIEWED]
-        dealing = Dealing(constraint[0], constraint[1], np.zeros(MAX_STACK, np.int64), np.zeros(TALON + 1, np.uint64))
-        lk = LuckScratch(alloc(), Dealing(constraint[0].copy(), constraint[1], np.zeros(MAX_STACK, np.int64),
-                                          np.zeros(TALON + 1, np.uint64)), constraint[0],
-                         np.empty(MAX_SEATS, np.uint64), np.zeros(MAX_SEATS, np.float64))
-        state = np.zeros(5, np.int64)
-        h_pmatch = np.empty(MAX_SEATS, np.uint64)
-        score = np.zeros(MAX_SEATS, np.int64)
-        for i in range(b * BLOCK, min(n_matches, (b + 1) * BLOCK)):
-            match = first_match + i
-            h_match = extend(h_seed, match)
-            for s in range(MAX_SEATS):
-                h_pmatch[s] = extend(seed_hash(policy_seeds[s]), match)
-                score[s] = 0
-            base = i * n_deals * conf0[C_PER_DEAL]
-            conf[C_NEXT] = base
-            conf[C_END] = base + n_deals * conf0[C_PER_DEAL]
-            pool = 0
-            double_ante = 0
-            played = n_deals
-            for d in range(n_deals):
-                r = i * n_deals + d
-                row[COL_MATCH] = match
-                row[COL_DEAL] = d
-                if pool > MAX_POOL:
-                    err[r] = ERR_POOL
-                    played = d + 1
-                    break
-                conf[C_SLOT] = r
-                conf[C_REVIEWED] = reviewed if (conf0[C_ONLY_DEAL] < 0 or conf0[C_ONLY_DEAL] == d) else 0
-                st.key[0] = extend(extend(h_match, d), PURPOSE_REVIEW)
-                if uses_draws(rollout_family):
-                    for s in range(n_seats):
-                        fill_draws(extend(st.key[0], s), P[P_HAND_SIZE], 1, st.review.ws.deal.draws[s])
-                state[0], state[1], state[2], state[3], state[4] = pool, double_ante, conf0[C_LUCK], conf[C_REVIEWED], r
-                pool = review_deal(rules, n_seats, sit_out, seats, h_match, h_pmatch, d, pool, double_ante, deal, st,
-                                   dealing)
-                pool_out[r] = row[COL_POOL_BEFORE]
-                if state[2] > 0 and state[3] != 0 and row[COL_ERROR] == 0:
-                    _luck(rules, n_seats, sit_out, seats, deal.hands[H_DEALT], d, extend(st.key[0], MAX_SEATS + 1),
-                          state, lk, st.search, luck)
-                for s in range(n_seats):
-                    fish[r, s] = row[COL_FISH + s]
-                err[r] = row[COL_ERROR]
-                pool, double_ante, over = next_deal(P, row, pool, score)
-                if over or row[COL_ERROR]:
-                    played = d + 1
-                    break
-            n_played[i] = played
-            n_dec[i] = conf[C_NEXT] - base
+    for i in range(b0 * BLOCK, min(n_matches, b1 * BLOCK)):
+        match = first_match + i
+        h_match = extend(h_seed, match)
+        for s in range(MAX_SEATS):
+            h_pmatch[s] = extend(seed_hash(policy_seeds[s]), match)
+        for s in range(n):
+            score[s] = 0
+        base = i * n_deals * conf0[C_PER_DEAL]
+        conf[C_NEXT] = base
+        conf[C_END] = base + n_deals * conf0[C_PER_DEAL]
+        pool = 0
+        double_ante = 0
+        played = n_deals
+        for d in range(n_deals):
+            r = i * n_deals + d
+            row[COL_MATCH] = match
+            row[COL_DEAL] = d
+            if pool > MAX_POOL:
+                err[r] = ERR_POOL
+                played = d + 1
+                break
+            conf[C_SLOT] = r
+            conf[C_REVIEWED] = reviewed if (conf0[C_ONLY_DEAL] < 0 or conf0[C_ONLY_DEAL] == d) else 0
+            st.key[0] = extend(extend(h_match, d), PURPOSE_REVIEW)
+            if uses_draws(rollout_family):
+                for s in range(n):
+                    fill_draws(extend(st.key[0], s), P[P_HAND_SIZE], 1, st.review.ws.deal.draws[s])
+            if start_deal(rules, n, seats, h_match, h_pmatch, d, pool, double_ante, deal, scratch.dealing):
+                review_deal(P, n, tables, seats, deal, st, units)
+            pool_out[r] = row[COL_POOL_BEFORE]
+            if conf0[C_LUCK] > 0 and conf[C_REVIEWED] != 0 and row[COL_ERROR] == 0:
+                ask = LuckAsk(d, extend(st.key[0], MAX_SEATS + 1), pool, double_ante, conf0[C_LUCK], conf[C_REVIEWED],
+                              r)
+                _luck(rules, n, seats, deal.hands[H_DEALT], ask, scratch.luck, st.search, luck, units)
+            for s in range(n):
+                fish[r, s] = row[COL_FISH + s]
+            err[r] = row[COL_ERROR]
+            pool, double_ante, over = next_deal(P, row, row[COL_POOL_AFTER], score)
+            if over or row[COL_ERROR]:
+                played = d + 1
+                break
+        n_played[i] = played
+        n_dec[i] = conf[C_NEXT] - base
 
 
-@njit
-def review_matches_four(rules, seats, seed, policy_seeds, constraint, reviewer, conf0, out):
-    """:func:`review_matches_nb` at a four-seat table."""
-    review_matches_nb(rules, 4, False, seats, seed, policy_seeds, constraint, reviewer, conf0, out)
-
-
-@njit
-def review_matches_five(rules, seats, seed, policy_seeds, constraint, reviewer, conf0, out):
-    """:func:`review_matches_nb` at a five-seat table whose dealer sits out (``modern_five``)."""
-    review_matches_nb(rules, MAX_SEATS, True, seats, seed, policy_seeds, constraint, reviewer, conf0, out)
+def scratch(n_seats: int, searching: bool, constraint, reviewer: Seats, conf0: np.ndarray, out: ReviewOut) -> Scratch:
+    """One thread's :class:`Scratch` (numpy) for a table of ``n_seats`` (``searching``: a search sits at it), the
+    deals' constraints ``constraint``, the reviewer's rollout policy ``reviewer`` (a one-seat
+    :class:`~reversis_sim.kernel.layout.Seats`) and the review's configuration ``conf0``, writing into ``out``."""
+    review = review_scratch()
+    set_rollout(review, reviewer, n_seats)
+    st = ReviewState(workspace(searching), review, np.zeros(1, np.uint64), conf0.copy(), out.dec_i, out.dec_f,
+                     out.opts, before_scratch())
+    luck = Luck(alloc(), dealing(*constraint), constraint[0], np.zeros(MAX_SEATS, np.uint64),
+                np.zeros(MAX_SEATS, np.float64))
+    return Scratch(alloc(), st, dealing(*constraint), luck, np.zeros(MAX_SEATS, np.uint64), np.zeros(n_seats, np.int64))

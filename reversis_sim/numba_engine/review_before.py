@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from numba import typeof, types
 
 from ..kernel.bits import bit, count, lowest
 from ..kernel.compiled import (
@@ -29,7 +30,6 @@ from ..kernel.compiled import (
     N_ACTIVE,
     P_DECK_MASK,
     P_ESP_GOAL,
-    P_HAND_SIZE,
     P_PARTY_BONUS,
     P_SCORING,
     P_TALON,
@@ -38,9 +38,13 @@ from ..kernel.compiled import (
     TALON_NONE,
     TALON_TAKE,
 )
-from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline
+from ..kernel.jit import njit_nrt_free
 from ..kernel.keys_nb import below, draw, extend
 from ..kernel.layout import (
+    AT_CHOICE,
+    AT_PHASE,
+    AT_STEP,
+    AT_TALON_POINTS,
     COL_DEALER,
     COL_DOUBLE_ANTE,
     COL_FISH,
@@ -48,90 +52,57 @@ from ..kernel.layout import (
     COL_POOL_BEFORE,
     COL_SCORE,
     H_NOW,
+    PH_DECLARE,
     alloc,
 )
-from ..kernel.payments import antes, position, round_origin
-from ..kernel.tricks import eldest_of, settle_deal, start_row
-from ..kernel.view import start_view
+from ..kernel.payments import position, round_origin
+from ..kernel.tricks import eldest_of
+from ..kernel.units import I64, P_TYPE, TABLES_TYPE, Unit, deal_type
+from ..policies.choose_nb import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
+from ..policies.deal_nb import PLAY_FROM, begin, exchange_seat
 from ..policies.options_nb import distinct
-from ..policies.review_nb import MAX_OPTIONS, MAX_WORLDS
-from .deal import (
-    DECLARE_LOSE_ALL,
-    DECLARE_PASS,
-    DECLARE_WIN_ALL,
-    exchange_seat,
-    make_declare,
-    make_exchange,
-    play_tricks,
-    seat_declares,
-    seat_exchange,
-)
+from ..policies.review_nb import MAX_OPTIONS, MAX_WORLDS, review_scratch
 
 DECLARATION = N_ACTIVE
 """The step of the declaration, after the exchange's ``N_ACTIVE`` steps."""
 
-Before = namedtuple("Before", "deal cards hands offered known force none")
+Before = namedtuple("Before", "deal cards hands offered known none")
 """A reviewer's scratch for the decisions before the first lead (one per thread): ``deal``, the
 :class:`~reversis_sim.kernel.layout.Deal` a rollout is played in; ``cards`` int64 ``(64,)``: the unseen cards,
 shuffled; a world: ``hands`` (uint64 ``(MAX_SEATS,)``, each seat's hand at the step), ``offered`` (int64, each
-face-down card still to be exchanged, -1 none), ``known`` (uint64, the talon card each seat knows); ``force``
-int64 ``(2,)``: the step whose choice a rollout is given, and that choice; ``none`` uint64 ``(MAX_SEATS,)`` of
-zeros (no card played yet, for :func:`~reversis_sim.policies.options_nb.distinct`)."""
+face-down card still to be exchanged, -1 none), ``known`` (uint64, the talon card each seat knows); ``none`` uint64
+``(MAX_SEATS,)`` of zeros (no card played yet, for :func:`~reversis_sim.policies.options_nb.distinct`)."""
 
 
-@njit
-def before_scratch():
-    """A :class:`Before` to fill."""
+def before_scratch() -> Before:
+    """A :class:`Before` to fill (numpy)."""
     return Before(alloc(), np.zeros(64, np.int64), np.zeros(MAX_SEATS, np.uint64), np.full(MAX_SEATS, -1, np.int64),
-                  np.zeros(MAX_SEATS, np.uint64), np.zeros(2, np.int64), np.zeros(MAX_SEATS, np.uint64))
-
-
-@njit_nrt_free_inline
-def _forced_exchange(P, n, sit_out, tables, seats, deal, b, k, seat, hand, must):
-    """The given choice at the reviewed step, the rollout policy's elsewhere."""
-    if k == b.force[0]:
-        return b.force[1]
-    return seat_exchange(P, n, sit_out, tables, seats, deal, b, k, seat, hand, must)
-
-
-@njit_nrt_free_inline
-def _forced_declaration(P, n, sit_out, tables, seats, deal, b, seat, hand):
-    """The given option where the declaration is reviewed, the rollout policy's otherwise."""
-    if b.force[0] == DECLARATION:
-        return b.force[1]
-    return seat_declares(P, n, sit_out, tables, seats, deal, b, seat, hand)
-
-
-_rollout_exchange = make_exchange(_forced_exchange)
-_rollout_declare = make_declare(_forced_declaration)
+                  np.zeros(MAX_SEATS, np.uint64), np.zeros(MAX_SEATS, np.uint64))
 
 
 @njit_nrt_free
-def play_out(P, n, sit_out, tables, seats, real, b, ws, seat, step, option, talon_points):
+def play_out(P, n, tables, seats, real, b, seat, step, option, talon_points, play_from):
     """The deal ``real`` played out from ``seat``'s decision at ``step`` (an exchange step, or
     :data:`DECLARATION`) in the world of ``b`` (its hands, face-down cards and known talon cards; ``talon_points``:
-    the card points in the talon so far) with ``option`` taken there and the rollout ``seats`` everywhere else: the
-    rest of the exchange, the declaration, the tricks (``ws``: a search workspace, unused by a heuristic), the
-    settlement. Returns the seat's result: its fish (minus its score under simple scoring)."""
+    the card points in the talon so far) with ``option`` taken there and the rollout ``seats`` everywhere else, by
+    the deal skeleton ``play_from``: the rest of the exchange, the declaration, the tricks, the settlement. Returns
+    the seat's result: its fish (minus its score under simple scoring)."""
     row0 = real.row
-    dealer, pool_before, double_ante = row0[COL_DEALER], row0[COL_POOL_BEFORE], row0[COL_DOUBLE_ANTE]
     deal = b.deal
-    row = deal.row
-    start_row(row, dealer, pool_before, double_ante)
-    start_view(deal.seat_view, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), pool_before, double_ante)
-    antes(P, n, row, deal.ledger, dealer, double_ante)
+    row, at = deal.row, deal.at
+    begin(P, n, deal, row0[COL_DEALER], row0[COL_POOL_BEFORE], row0[COL_DOUBLE_ANTE])
     for s in range(MAX_SEATS):
         deal.hands[H_NOW, s] = b.hands[s]
         deal.offered[s] = b.offered[s]
         deal.known[s] = b.known[s]
-    b.force[0] = step
-    b.force[1] = option
+    at[AT_TALON_POINTS] = talon_points
     if step < DECLARATION:
-        talon_points = _rollout_exchange(P, n, sit_out, tables, seats, deal, dealer, b, step, talon_points)
-    row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
-    declarer = _rollout_declare(P, n, sit_out, tables, seats, deal, dealer, b)
-    committed, breaker, n_claims = play_tricks(P, n, sit_out, tables, seats, deal, dealer, declarer, 0, ws, 0, 0)
-    settle_deal(P, n, row, deal.ledger, deal.claims, n_claims, deal.tricks, dealer, declarer, committed, breaker)
+        at[AT_STEP] = step
+    else:
+        row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
+        at[AT_PHASE] = PH_DECLARE
+    at[AT_CHOICE] = option
+    play_from(P, n, tables, seats, deal)
     if P[P_SCORING] == SCORING_SIMPLE:
         return -row[COL_SCORE + seat]
     return row[COL_FISH + seat]
@@ -288,13 +259,13 @@ def declaration_options(P, cards):
 
 
 @njit_nrt_free
-def evaluate_before(P, n, tables, real, b, r, seat, step, own, n_opt, key, n_worlds):
-    """Play out each of the ``n_opt`` options in ``r.cards`` (a :class:`~reversis_sim.policies.review_nb.Review`)
-    of ``seat``'s decision at ``step`` in ``n_worlds`` worlds drawn with ``key`` and in the true deal, into
-    ``r.values`` (the rows of :func:`~reversis_sim.policies.review_nb.summarize`), the rollout policy
-    ``r.ws.seats`` in every seat (a table of five seats is one whose dealer sits out). Returns the worlds drawn."""
-    values, seats = r.values, r.ws.seats
-    sit_out = n == MAX_SEATS
+def evaluate_before(P, n, tables, real, b, r, seat, step, own, key, n_worlds, play_from):
+    """Play out each of the ``r.count[0]`` options in ``r.cards`` (a
+    :class:`~reversis_sim.policies.review_nb.Review`) of ``seat``'s decision at ``step`` (``own``: its hand) in
+    ``n_worlds`` worlds drawn with ``key`` and in the true deal, into ``r.values`` (the rows of
+    :func:`~reversis_sim.policies.review_nb.summarize`), the rollout policy ``r.ws.seats`` in every seat, by the
+    deal skeleton ``play_from``. Returns the worlds drawn."""
+    values, seats, n_opt = r.values, r.ws.seats, r.count[0]
     nw = 0
     for w in range(min(n_worlds, MAX_WORLDS) + 1):
         truth = w == min(n_worlds, MAX_WORLDS)
@@ -307,7 +278,14 @@ def evaluate_before(P, n, tables, real, b, r, seat, step, own, n_opt, key, n_wor
             return 0
         i = MAX_WORLDS if truth else nw
         for j in range(n_opt):
-            values[i, j] = play_out(P, n, sit_out, tables, seats, real, b, r.ws, seat, step, r.cards[j], points)
+            values[i, j] = play_out(P, n, tables, seats, real, b, seat, step, r.cards[j], points, play_from)
         if not truth:
             nw += 1
     return nw
+
+
+EVALUATE_BEFORE = Unit(evaluate_before, lambda: I64(P_TYPE, I64, TABLES_TYPE, deal_type(), typeof(before_scratch()),
+                                                    typeof(review_scratch()), I64, I64, types.uint64, types.uint64,
+                                                    I64, PLAY_FROM.type))
+"""The valuation of an exchange or a declaration as a unit (:mod:`reversis_sim.kernel.units`), compiled once for
+the reviewing table and a record's review."""

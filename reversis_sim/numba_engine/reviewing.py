@@ -11,14 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
+from .. import cards as C
+from .. import keys as K
 from ..constraints import Deals
 from ..kernel import layout as D
-from ..kernel.compiled import MAX_SEATS, compile_rules
+from ..kernel.compiled import MAX_SEATS, MAX_TRICKS, compile_rules
 from ..kernel.layout import Seats
-from ..policies import PolicySpec, parse_spec
+from ..kernel.units import call
+from ..policies import PolicySpec, parse_spec, search_nb
+from ..policies.choose_nb import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
+from ..policies.deal_nb import PLAY_FROM
 from ..policies.review_nb import (
+    EVALUATE,
     F_H_LOSS,
     F_H_PLAYED,
     F_LEN,
@@ -36,14 +43,17 @@ from ..policies.review_nb import (
 )
 from ..policies.search import SEARCH_ID
 from ..rules import Rules
-from .batch import numba_threads
+from .batch import numba_threads, run_pieces
 from .review import (
+    BLOCK,
     C_DEALS,
+    C_END,
     C_FIRST,
     C_FOLLOW,
     C_LEN,
     C_LUCK,
     C_MATCHES,
+    C_NEXT,
     C_ONLY_DEAL,
     C_PER_DEAL,
     C_REVIEWED,
@@ -58,11 +68,23 @@ from .review import (
     DI_VERDICT,
     FOLLOW_BEFORE,
     FOLLOW_CARDS,
+    RF_DEALER,
+    RF_DECLARE,
+    RF_DOUBLE_ANTE,
+    RF_LEN,
+    RF_N_CARDS,
+    RF_N_EXCH,
+    RF_POOL,
+    Record,
     ReviewOut,
-    review_matches_five,
-    review_matches_four,
+    Units,
+    review_blocks,
+    review_card_nb,
+    review_record_nb,
+    scratch,
 )
-from .seats import constraint_arrays, policy_seed_array, seat_arrays, seed_u64
+from .review_before import EVALUATE_BEFORE
+from .seats import constraint_arrays, policy_seed_array, search_unit, searching, seat_arrays, seed_u64
 
 DECISION_INT = {"seat": DI_SEAT, "trick": DI_TRICK, "position": DI_POS, "kind": DI_KIND, "flags": DI_FLAGS,
                 "best": DI_VERDICT + S_BEST, "played": DI_VERDICT + S_PLAYED, "hindsight_best": DI_VERDICT + S_H_BEST,
@@ -141,12 +163,27 @@ def review_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int
                     np.zeros(n_slots, np.int64), np.zeros(n_slots, np.int64), np.zeros(n_matches, np.int64),
                     np.full((n_slots, MAX_SEATS, 2), np.nan))
     if n_matches:
-        kernel = review_matches_four if rules.n_seats == 4 else review_matches_five
-        with numba_threads(threads):
-            kernel(cr.arrays, Seats(family, params), seed_u64(seed),
-                   policy_seed_array(seed, policy_seeds, rules.n_seats), constraint_arrays(rules, deals),
-                   Seats(r_family, r_params), conf, out)
+        _run(rules, seats, cr.arrays, Seats(family, params), seed, policy_seeds, constraint_arrays(rules, deals),
+             Seats(r_family, r_params), conf, out, threads)
     return _columns(rules, out, int(first_match), n_deals, per_deal, keep_options)
+
+
+def _run(rules: Rules, seats, arrays, kernel_seats: Seats, seed: int, policy_seeds, constraint, reviewer: Seats,
+         conf: np.ndarray, out: ReviewOut, threads: int | None) -> None:
+    """Review the matches into ``out`` with :func:`.review.review_blocks`, its blocks shared among ``threads``
+    threads (default: numba's thread count)."""
+    n_blocks = (int(conf[C_MATCHES]) + BLOCK - 1) // BLOCK
+    with numba_threads(threads):
+        n_threads = min(numba.get_num_threads(), n_blocks)
+    pseeds = policy_seed_array(seed, policy_seeds, rules.n_seats)
+    units = Units(PLAY_FROM, search_unit(seats), EVALUATE, EVALUATE_BEFORE)
+    is_searching = searching(seats)
+
+    def piece(bounds: tuple[int, int]) -> None:
+        call(review_blocks, arrays, rules.n_seats, kernel_seats, seed_u64(seed), pseeds, conf, bounds[0], bounds[1],
+             out, scratch(rules.n_seats, is_searching, constraint, reviewer, conf, out), units)
+
+    run_pieces(piece, n_blocks, n_threads)
 
 
 def _columns(rules: Rules, out: ReviewOut, first_match: int, n_deals: int, per_deal: int,
@@ -172,3 +209,84 @@ def _columns(rules: Rules, out: ReviewOut, first_match: int, n_deals: int, per_d
              "luck": out.luck[slots, :rules.n_seats, 0] - out.luck[slots, :rules.n_seats, 1],
              "expected": out.luck[slots, :rules.n_seats, 0]}
     return Reviewed(decisions, options, deals)
+
+
+def review_record(rules: Rules, record: Record, *, key: int, reviewed: Sequence[int], worlds: int,
+                  rollout: PolicySpec | str, card: int | None = None) -> Reviewed:
+    """The decisions of the seats ``reviewed`` in the deal record ``record`` (a :class:`.review.Record`: any deal,
+    a person's or a bot's, whatever came before it), valued as :func:`review_matches` values them in the
+    reviewing table, with the choices taken in the record, by the same kernel: ``key`` is the deal's review key
+    (``keys.stream(seed, match, deal, PURPOSE_REVIEW)`` before the seat), so that a bot's deal reviewed from its
+    record gets ``review``'s numbers. With ``card``: the record is a deal in progress, and the one decision after
+    its last card is valued with ``card`` as the card played (``reviewed`` is then ignored). Every option is kept;
+    the ``deals`` of the result are empty (a record has no luck)."""
+    rollout = parse_spec(rollout) if isinstance(rollout, str) else rollout
+    if rollout.family_id == SEARCH_ID:
+        raise ValueError("the reviewer's rollout policy must be a heuristic (the search plays out with one)")
+    if not 1 <= int(worlds) <= MAX_WORLDS:
+        raise ValueError(f"worlds must be 1..{MAX_WORLDS}, got {worlds}")
+    cr = compile_rules(rules)
+    r_family, r_params = seat_arrays([rollout], 1)
+    per_deal = (rules.n_tricks + 2) * MAX_SEATS
+    conf = np.zeros(C_LEN, np.int64)
+    conf[C_REVIEWED] = sum(1 << int(s) for s in reviewed)
+    conf[C_WORLDS] = int(worlds)
+    conf[C_END] = per_deal
+    out = ReviewOut(np.zeros((per_deal, DI_LEN), np.int64), np.zeros((per_deal, F_LEN), np.float64),
+                    np.zeros((per_deal, MAX_OPTIONS, 4), np.float64), *(np.zeros(1, np.int64) for _ in range(5)),
+                    np.zeros((1, 1, 1)))
+    sc = scratch(rules.n_seats, False, constraint_arrays(rules, None), Seats(r_family, r_params), conf, out)
+    sc.st.key[0] = np.uint64(key)
+    units = Units(PLAY_FROM, search_nb.NO_SEARCH, EVALUATE, EVALUATE_BEFORE)
+    anyone = Seats(np.zeros(rules.n_seats, np.int64), np.zeros((rules.n_seats, 1), np.float64))
+    if card is None:
+        call(review_record_nb, cr.arrays, rules.n_seats, anyone, record, sc.deal, sc.st, units)
+    else:
+        call(review_card_nb, cr.arrays, rules.n_seats, anyone, record, sc.deal, sc.st, units, int(card))
+    rows = np.arange(int(sc.st.conf[C_NEXT]))
+    di, df = out.dec_i[rows], out.dec_f[rows]
+    decisions = {"match": np.zeros(len(rows), np.int64), "deal": np.zeros(len(rows), np.int64)}
+    decisions |= {k: di[:, j] for k, j in DECISION_INT.items()}
+    decisions |= {k: df[:, j] for k, j in DECISION_FLOAT.items()}
+    options = [out.opts[r, :int(out.dec_i[r, DI_VERDICT + S_N_OPTIONS])].copy() for r in rows]
+    return Reviewed(decisions, options, {})
+
+
+def review_key(record: dict) -> int:
+    """The deal's review key, before the seat: ``keys.stream(seed, match, deal, PURPOSE_REVIEW, seat)`` is this key
+    with the seat folded in, as the reviewing table keys each seat's worlds."""
+    h = K.mix64((int(record.get("run_seed", 0)) + K.GAMMA) & K.M64)
+    for part in (int(record.get("match", 0)), int(record.get("deal", 0)), K.PURPOSE_REVIEW):
+        h = K.mix64(((h ^ part) + K.GAMMA) & K.M64)
+    return h
+
+
+def record_arrays(rules: Rules, record: dict) -> Record:
+    """The deal record ``record`` (a whole deal, or a deal in progress: its tricks so far) as the kernel plays it
+    again (:class:`reversis_sim.numba_engine.review.Record`)."""
+    n = rules.n_seats
+    facts = np.zeros(RF_LEN, np.int64)
+    facts[RF_DEALER], facts[RF_POOL] = record["dealer"], record["pool_before"]
+    facts[RF_DOUBLE_ANTE] = int(bool(record.get("double_ante", False)))
+    facts[RF_N_EXCH] = len(record["exchanges"])
+    esp = record.get("espagnolette")
+    if esp is None:
+        facts[RF_DECLARE] = DECLARE_PASS
+    else:
+        goal = esp.get("goal") if isinstance(esp, dict) else None
+        facts[RF_DECLARE] = DECLARE_WIN_ALL if goal == "win_all" else DECLARE_LOSE_ALL
+    dealt = np.zeros(MAX_SEATS, np.uint64)
+    dealt[:n] = [C.mask(C.parse(c) for c in h) for h in record["dealt"]]
+    offered = np.full(MAX_SEATS, -1, np.int64)
+    offered[:n] = [-1 if c is None else C.parse(c) for c in record["talon_offered"]]
+    exch = np.full(4, -1, np.int64)
+    for k, e in enumerate(record["exchanges"]):
+        exch[k] = -1 if e["discard"] is None else C.parse(e["discard"])
+    tricks = np.full((MAX_TRICKS, 6), -1, np.int64)
+    for i, tr in enumerate(record["tricks"]):
+        cards = [C.parse(c) for c in tr["cards"]]
+        tricks[i, 0] = tr["leader"]
+        tricks[i, 1:1 + len(cards)] = cards
+        tricks[i, 5] = -1 if tr.get("winner") is None else tr["winner"]
+        facts[RF_N_CARDS] += len(cards)
+    return Record(facts, dealt, offered, exch, tricks)

@@ -12,7 +12,9 @@ from .. import keys as K
 from ..constraints import Deals
 from ..kernel.compiled import MAX_SEATS
 from ..kernel.layout import PD_DECK, PD_PLACED, PREDEAL_SIZE
-from ..policies import PolicySpec, parse_spec
+from ..kernel.units import Unit
+from ..policies import PolicySpec, parse_spec, search_nb
+from ..policies.search import SEARCH_ID
 from ..rules import Rules
 
 
@@ -60,3 +62,14 @@ def constraint_arrays(rules: Rules, deals: Deals | None) -> tuple[np.ndarray, np
     predeal[:len(masks)] = masks
     predeal[PD_PLACED] = deals.predeal.placed
     return predeal, program
+
+
+def searching(seats: Sequence[PolicySpec | str]) -> bool:
+    """Whether a search sits at the table."""
+    return any((parse_spec(s) if isinstance(s, str) else s).family_id == SEARCH_ID for s in seats)
+
+
+def search_unit(seats: Sequence[PolicySpec | str]) -> Unit:
+    """The unit a deal asks for a searching seat's cards: the search, or (no search at the table) its stub, so that
+    a table of heuristics compiles nothing of the search."""
+    return search_nb.play if searching(seats) else search_nb.NO_SEARCH

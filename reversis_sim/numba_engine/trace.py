@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from .. import cards as C
 from ..constraints import Deals
 from ..game import POOL as POOL_PARTY
 from ..game import REASONS, DealOutcome, Exchange, Payment, Reversis, TrickRecord, deal_record
-from ..kernel.compiled import POOL, compile_rules
+from ..kernel.compiled import MAX_LEDGER, MAX_SEATS, MAX_TRICKS, POOL, compile_rules
 from ..kernel.layout import (
     COL_BETE,
     COL_DEALER,
@@ -33,13 +35,17 @@ from ..kernel.layout import (
     COL_REV_SEAT,
     H_DEALT,
     H_LEAD,
+    N_COLS,
     Seats,
     kernel_error,
 )
+from ..kernel.units import call
 from ..policies import PolicySpec, parse_spec
+from ..policies.deal_nb import PLAY_FROM
 from ..rules import Rules
-from .match import match_kernels
-from .seats import constraint_arrays, policy_seed_array, seat_arrays, seed_u64
+from .deal import Play
+from .match import Traced, scratch, trace_match_nb
+from .seats import constraint_arrays, policy_seed_array, search_unit, searching, seat_arrays, seed_u64
 
 
 def trace_match(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, match: int,
@@ -69,10 +75,13 @@ def _records(rules: Rules, seats, seed: int, match: int, n_deals: int, wanted: i
     family, params = seat_arrays(specs, rules.n_seats)
     if n_deals < 1 or match < 0:
         raise ValueError(f"need n_deals >= 1 and match >= 0, got n_deals={n_deals}, match={match}")
-    _, kernel = match_kernels(rules.n_seats)
-    *arrays, played = kernel(cr.arrays, Seats(family, params), seed_u64(seed),
-                             policy_seed_array(seed, policy_seeds, rules.n_seats), int(match), n_deals,
-                             constraint_arrays(rules, deals))
+    arrays = (np.zeros((n_deals, N_COLS), np.int64), np.zeros((n_deals, 3, MAX_SEATS), np.uint64),
+              np.zeros((n_deals, MAX_SEATS), np.int64), np.zeros((n_deals, 4, 3), np.int64),
+              np.zeros((n_deals, MAX_TRICKS, 6), np.int64), np.zeros((n_deals, MAX_LEDGER, 6), np.int64))
+    played = call(trace_match_nb, cr.arrays, rules.n_seats, Seats(family, params), seed_u64(seed),
+                  policy_seed_array(seed, policy_seeds, rules.n_seats), int(match), n_deals, Traced(*arrays),
+                  scratch(rules.n_seats, searching(specs), constraint_arrays(rules, deals)),
+                  Play(PLAY_FROM, search_unit(specs)))
     if wanted is not None and wanted >= played:
         raise ValueError(f"match {match} ended after deal {played - 1} (a running total reached "
                          f"{rules.target_total}); there is no deal {wanted}")

@@ -45,7 +45,7 @@ class SessionEnd(Exception):
 
 class Hint:
     """``hint``: the search's card for the decision in progress, and every option's value in the worlds the review
-    draws (:class:`.verdict.Reviewer`, the same numbers the review after the deal shows for this decision)."""
+    draws (:func:`.verdict.card_verdict`, the same numbers the review after the deal shows for this decision)."""
 
     def __init__(self, screen: Screen, worlds: int = HINT_WORLDS, rollout: str = "tuned", search: str = HINT_SEARCH,
                  working: Callable[[], AbstractContextManager] = nullcontext):
@@ -54,17 +54,15 @@ class Hint:
         self.search_name = search
 
     def __call__(self, g: DealState, view: SeatView, legal: tuple[int, ...]) -> list[str]:
-        from .verdict import Decision, Reviewer
+        from .verdict import card_verdict
 
         s = self.screen
         if len(legal) == 1:
             return [f"Hint: {s.card(legal[0])} is your only legal card."]
         with self.working():
             card = self.search.play(view, legal)
-            rv = Reviewer(live_record(g), self.rollout, self.worlds, rules=g.rules)
-            leader = view.seat if view.leader is None else view.leader
-            d = Decision(view.seat, view.trick_index, len(view.current), leader, view.hand, legal, view.current, card)
-            verdict = rv.verdict(d)
+            verdict = card_verdict(live_record(g, view), card, worlds=self.worlds, rollout=self.rollout,
+                                   rules=g.rules)
         lines = [f"Hint: the search ({self.search_name}) plays {s.card(card)}; the reviewer's best is "
                  f"{s.card(_code(verdict['best'])) if verdict else s.card(card)}."]
         if verdict is None:

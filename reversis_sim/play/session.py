@@ -114,17 +114,23 @@ class ShownBot:
         return card
 
 
-def live_record(g: DealState) -> dict:
-    """The part of a deal record a review of the deal in progress reads (:class:`.verdict.Reviewer`)."""
+def live_record(g: DealState, view=None) -> dict:
+    """The part of a deal record a review of the deal in progress reads (:func:`.verdict.card_verdict`): the deal
+    so far, and the trick in progress (``view``: the deciding seat's, its cards before the seat's)."""
     esp = None if g.declarer is None else ({"seat": g.declarer} | ({"goal": g.goal} if g.goal else {}))
+    tricks = [{"leader": t.leader, "cards": C.names(t.cards), "winner": t.winner} for t in g.tricks]
+    if view is not None and len(g.tricks) < g.rules.n_tricks:
+        leader = view.seat if view.leader is None else view.leader
+        tricks.append({"leader": leader, "cards": C.names(view.current), "winner": None})
     return {"run_seed": g.seed, "match": g.match, "deal": g.deal, "dealer": g.dealer, "pool_before": g.pool_before,
             "double_ante": bool(g.double_ante), "espagnolette": esp,
+            "dealt": [C.names(h) for h in g.layout.dealt],
             "hands": [C.names(h) for h in g.hands_at_lead],
             "talon": C.names(g.talon), "talon_offered": [None if c is None else C.name(c) for c in
                                                          g.layout.talon_offered],
             "exchanges": [{"seat": e.seat, "discard": None if e.discard is None else C.name(e.discard)}
                           for e in g.exchanges],
-            "tricks": [{"leader": t.leader, "cards": C.names(t.cards), "winner": t.winner} for t in g.tricks]}
+            "tricks": tricks}
 
 
 def play_one(game: Game, screen: Screen, deal: int, pool_before: int, double_ante: bool,

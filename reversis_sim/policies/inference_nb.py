@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernel.bits import bit, count
-from ..kernel.compiled import N_ACTIVE, P_DECK_MASK, P_HAND_SIZE
+from ..kernel.compiled import MAX_SEATS, N_ACTIVE, P_DECK_MASK, P_HAND_SIZE
 from ..kernel.jit import njit_nrt_free
 from ..kernel.layout import H_NOW
 from ..kernel.payments import position, round_origin, seat_of
@@ -34,14 +34,14 @@ _ZERO = np.uint64(0)
 
 
 @njit_nrt_free
-def loglik(P, n, sit_out, tables, view, lead, tricks, inv_tau, ws):
+def loglik(P, n, tables, view, lead, tricks, inv_tau, ws):
     """The log-likelihood of the cards the other seats have played so far in the deal of ``view``, were their hands
     at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`.search_nb.rollout_seats`)
     softened by ``1 / inv_tau``: of L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1),
     each other one 1 / (e^(1/tau) + L - 1); a single legal card says nothing. -inf where a card played was not
     legal in that world (a guard: the sampler honours every rule of the history, the first lead's heart rule too).
 
-    The history is replayed card by card as the kernel's trick loop plays it (:func:`.tricks.make_play_tricks`),
+    The history is replayed card by card as the kernel's trick loop plays it (:mod:`.deal_nb`),
     each other seat asked on the view it had then (the deal's facts, the trick so far, the reversis streak, the
     cards seen, its hand in this world), but for the talon cards it knew, which the searching seat cannot know
     (none); the leaders and winners are the history's own, so nothing is settled and
@@ -49,7 +49,7 @@ def loglik(P, n, sit_out, tables, view, lead, tricks, inv_tau, ws):
     seat, dealer, declarer = view[V_SEAT], view[V_DEALER], view[V_DECLARER]
     n_hist = view[V_TRICK] * N_ACTIVE + view[V_N_CUR]
     v, hands, known = ws.deal.seat_view, ws.deal.hands, ws.deal.known
-    start_view(v, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), view[V_POOL_BEFORE],
+    start_view(v, dealer, n, n == MAX_SEATS, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), view[V_POOL_BEFORE],
                view[V_DOUBLE_ANTE])
     v[V_GOAL] = view[V_GOAL]
     v[V_DECLARER] = declarer

@@ -35,5 +35,5 @@ def play(params, draws, view, tables):
 @njit_nrt_free_inline
 def pick(draws, legal, trick_index):
     """The play: a uniform choice among the ``legal`` cards in card-code order, by the trick's draw (the numba
-    engine calls it straight, :func:`reversis_sim.numba_engine.policy.choose_play`)."""
+    engine calls it straight, :func:`.choose_nb.card_choice`)."""
     return select(legal, below(draws[PLAY + trick_index], count(legal)))

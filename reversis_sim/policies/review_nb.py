@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from numba import typeof, types
 
 from ..kernel.bits import lowest
 from ..kernel.compiled import MAX_SEATS, P_PARTY_BONUS
-from ..kernel.jit import njit, njit_nrt_free
+from ..kernel.jit import njit_nrt_free
 from ..kernel.layout import COL_PARTY_VALUE, H_LEAD
+from ..kernel.units import I64, P_TYPE, TABLES_TYPE, Unit, deal_type
 from ..kernel.view import V_HAND, V_LEGAL, V_SEAT, V_TALON_KNOWN, mask
+from .deal_nb import PLAY_FROM
 from .options_nb import distinct
 from .rollout_nb import replay_history, rollout, workspace, world_talon_points
 from .search_nb import draw_world, holders
@@ -36,38 +39,36 @@ S_BEST, S_PLAYED, S_H_BEST, S_N_OPTIONS, S_N_WORLDS = range(5)
 F_VALUE_PLAYED, F_VALUE_BEST, F_LOSS, F_LOSS_SE, F_H_LOSS, F_H_PLAYED = range(6)
 F_LEN = 6
 
-Review = namedtuple("Review", "ws cards values")
+Review = namedtuple("Review", "ws cards values count")
 """A reviewer's scratch (one per thread): ``ws``, a search :class:`~.search_nb.Workspace` whose rollout seats hold
 the reviewer's rollout policy (:func:`set_rollout`); ``cards`` int64 ``(MAX_OPTIONS,)``: the options of the
 decision in review; ``values`` float64 ``(MAX_WORLDS + 1, MAX_OPTIONS)``: each option's result in each world, the
-last row its result in the true deal."""
+last row its result in the true deal; ``count`` int64 ``(2,)``: the options and the worlds played out."""
 
 
-@njit
-def review_scratch():
-    """A :class:`Review` to fill."""
-    return Review(workspace(True), np.zeros(MAX_OPTIONS, np.int64), np.zeros((MAX_WORLDS + 1, MAX_OPTIONS), np.float64))
+def review_scratch() -> Review:
+    """A :class:`Review` to fill (numpy)."""
+    return Review(workspace(True), np.zeros(MAX_OPTIONS, np.int64), np.zeros((MAX_WORLDS + 1, MAX_OPTIONS), np.float64),
+                  np.zeros(2, np.int64))
 
 
-@njit_nrt_free
-def set_rollout(r, reviewer, n):
+def set_rollout(r: Review, reviewer, n: int) -> None:
     """The reviewer's rollout policy (``reviewer``: a one-seat :class:`~reversis_sim.kernel.layout.Seats`, a
-    heuristic family and its parameters) in every seat of its rollouts."""
-    family, params = reviewer.family[0], reviewer.params[0]
+    heuristic family and its parameters) in every seat of its rollouts (numpy)."""
+    params = reviewer.params[0]
     k = min(len(params), r.ws.seats.params.shape[1])
-    for s in range(n):
-        r.ws.seats.family[s] = family
-        for j in range(r.ws.seats.params.shape[1]):
-            r.ws.seats.params[s, j] = params[j] if j < k else 0.0
+    r.ws.seats.family[:n] = reviewer.family[0]
+    r.ws.seats.params[:n] = 0.0
+    r.ws.seats.params[:n, :k] = params[:k]
 
 
 @njit_nrt_free
-def evaluate(P, n, sit_out, tables, view, deal, key, n_worlds, played, r):
+def evaluate(P, n, tables, view, deal, key, n_worlds, played, r, play_from):
     """Play out every option of the decision of ``view`` (the seat's real view) in the deal ``deal`` (a
     :class:`~reversis_sim.kernel.layout.Deal` in play: its trick history) in ``n_worlds`` worlds drawn with
     ``key``, then in the true deal (each seat's hand at the first lead, the talon's points, the talon card each
-    seat knows), into ``r.values``. Returns (options, worlds drawn); one option: nothing to review (every legal
-    card is equivalent), nothing played out."""
+    seat knows), into ``r.values``, by the deal skeleton ``play_from``. Sets ``r.count`` to (options, worlds drawn)
+    and returns the worlds; one option: nothing to review (every legal card is equivalent), nothing played out."""
     seat, hand, legal = view[V_SEAT], mask(view, V_HAND), mask(view, V_LEGAL)
     tricks, true_lead, true_known = deal.tricks, deal.hands[H_LEAD], deal.known
     true_talon_points = deal.row[COL_PARTY_VALUE] - P[P_PARTY_BONUS]
@@ -80,9 +81,11 @@ def evaluate(P, n, sit_out, tables, view, deal, key, n_worlds, played, r):
         cards[n_opt] = lowest(m)
         m &= m - np.uint64(1)
         n_opt += 1
+    r.count[0] = n_opt
+    r.count[1] = 0
     if n_opt < 2:
-        return n_opt, 0
-    replay_history(P, n, sit_out, tables, view, tricks, ws)
+        return 0
+    replay_history(P, n, tables, view, tricks, ws, play_from)
     known = ws.deal.known
     for s in range(MAX_SEATS):  # the rollout seats: only the deciding seat knows its talon card
         known[s] = mask(view, V_TALON_KNOWN) if s == seat else np.uint64(0)
@@ -95,14 +98,21 @@ def evaluate(P, n, sit_out, tables, view, deal, key, n_worlds, played, r):
         world = ws.lead[1]
         talon_points = world_talon_points(P, n, world, tables)
         for j in range(n_opt):
-            values[nw, j] = rollout(P, n, sit_out, tables, view, cards[j], world, talon_points, tricks, ws)
+            values[nw, j] = rollout(P, n, tables, view, cards[j], world, talon_points, tricks, ws, play_from)
         nw += 1
     for s in range(MAX_SEATS):  # hindsight: the true deal, each seat knowing what it really knew
         known[s] = true_known[s]
     for j in range(n_opt):
-        values[MAX_WORLDS, j] = rollout(P, n, sit_out, tables, view, cards[j], true_lead, true_talon_points, tricks,
-                                        ws)
-    return n_opt, nw
+        values[MAX_WORLDS, j] = rollout(P, n, tables, view, cards[j], true_lead, true_talon_points, tricks, ws,
+                                        play_from)
+    r.count[1] = nw
+    return nw
+
+
+EVALUATE = Unit(evaluate, lambda: I64(P_TYPE, I64, TABLES_TYPE, P_TYPE, deal_type(), types.uint64, I64, I64,
+                                      typeof(review_scratch()), PLAY_FROM.type))
+"""The valuation of a card decision as a unit (:mod:`reversis_sim.kernel.units`): ``evaluate(P, n, tables, view,
+deal, key, n_worlds, played, r, play_from)``, compiled once for the reviewing table and a record's review."""
 
 
 @njit_nrt_free

@@ -9,23 +9,26 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..kernel.bits import bit, lowest
+from ..kernel.bits import lowest
 from ..kernel.compiled import (
     MAX_CLAIMS,
     MAX_LEDGER,
     MAX_SEATS,
-    MAX_TRICKS,
     N_ACTIVE,
     P_DECK_MASK,
-    P_HAND_SIZE,
     P_PARTY_BONUS,
     P_SCORING,
     SCORING_SIMPLE,
     T_TALON_POINTS,
 )
-from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline
+from ..kernel.jit import njit_nrt_free
 from ..kernel.keys_nb import N_DRAWS
 from ..kernel.layout import (
+    AT_CHOICE,
+    AT_FORCED,
+    AT_LEN,
+    AT_N_CLAIMS,
+    AT_STOP,
     COL_DECLARER,
     COL_ESP_GOAL,
     COL_FISH,
@@ -34,12 +37,9 @@ from ..kernel.layout import (
     COL_SCORE,
     H_NOW,
     N_COLS,
-    STOP,
-    Deal,
     Seats,
+    alloc,
 )
-from ..kernel.payments import antes
-from ..kernel.tricks import make_play_tricks, settle_deal, start_row
 from ..kernel.view import (
     V_DEALER,
     V_DECLARER,
@@ -52,11 +52,9 @@ from ..kernel.view import (
     V_TALON_KNOWN,
     V_TRICK,
     mask,
-    seat_plays,
-    start_view,
 )
-from . import dispatch
 from . import worlds as W
+from .deal_nb import begin, start_tricks
 from .search import MAX_ROLLOUT_PARAMS, N_OWN
 
 _ZERO = np.uint64(0)
@@ -74,36 +72,28 @@ inference (``infer``), ``pool`` uint64 ``(MAX_POOL, MAX_SEATS)``: the worlds dra
 ``(MAX_POOL,)``: their log-likelihoods, then their cumulative weights; ``history``: the :class:`History` of the
 decision, which every rollout resumes from."""
 
-History = namedtuple("History", "row ledger claims seat_view before at halt")
-"""The deal of a decision as it stood when the trick in progress began (:func:`replay_history`: its public history
-played once, then resumed by every rollout of the decision, in every world): the rollout deal's ``row``,
-``ledger``, ``claims`` and ``seat_view`` then, ``before`` uint64 ``(MAX_SEATS,)``: each seat's cards played in the
-tricks before, ``at`` int64 ``(2,)``: the trick in progress, and the number of led claims then; ``halt`` int64
-``(MAX_SEATS,)``: :data:`~reversis_sim.kernel.layout.STOP` in every seat, the families of the replay's seats."""
+History = namedtuple("History", "row ledger claims seat_view at")
+"""The deal of a decision as it stood at the decision (:func:`replay_history`: its public history played once,
+then resumed by every rollout of the decision, in every world): the rollout deal's ``row``, ``ledger``, ``claims``,
+``seat_view`` and cursor ``at`` then."""
 
 MAX_POOL = 4096
 """The most worlds a decision draws to weigh (``pool`` × ``worlds``, capped)."""
 
 
-@njit
-def workspace(searching):
-    """The :class:`Workspace` of a searching seat; ``searching`` False (no search at the table): arrays of the same
-    types, too small to use, so that a table of heuristics pays nothing."""
+def workspace(searching: bool) -> Workspace:
+    """The :class:`Workspace` of a searching seat (numpy); ``searching`` False (no search at the table): arrays of
+    the same types, too small to use, so that a table of heuristics pays nothing."""
     k = 1 if searching else 0
     fact = np.ones(64, np.float64)
     for i in range(1, 64):
         fact[i] = fact[i - 1] * i
-    deal = Deal(np.zeros(N_COLS, np.int64), np.zeros((3, MAX_SEATS), np.uint64), np.zeros(0, np.int64),
-                np.zeros((0, 3), np.int64), np.zeros((MAX_TRICKS * k, 6), np.int64),
-                np.zeros((MAX_LEDGER * k, 6), np.int64), np.zeros((MAX_CLAIMS * k, 4), np.int64),
-                np.zeros(0, np.int64), np.zeros((MAX_SEATS * k, N_DRAWS), np.uint64), np.zeros(MAX_SEATS, np.uint64),
-                np.zeros(V_LEN, np.int64))
+    deal = alloc(k)
     seats = Seats(np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SEATS * k, MAX_ROLLOUT_PARAMS), np.float64))
     worlds = W.Scratch(np.zeros((5, W.MAX_HOLDERS), np.int64), np.zeros((5, W.N_KEYS * k), np.float64), fact,
                        np.zeros(W.MAX_HOLDERS, np.uint64), np.zeros(64, np.int64), np.zeros(1, np.int64))
     history = History(np.zeros(N_COLS, np.int64), np.zeros((MAX_LEDGER * k, 6), np.int64),
-                      np.zeros((MAX_CLAIMS * k, 4), np.int64), np.zeros(V_LEN, np.int64),
-                      np.zeros(MAX_SEATS, np.uint64), np.zeros(2, np.int64), np.full(MAX_SEATS, STOP, np.int64))
+                      np.zeros((MAX_CLAIMS * k, 4), np.int64), np.zeros(V_LEN, np.int64), np.zeros(AT_LEN, np.int64))
     return Workspace(deal, seats, np.zeros((2, MAX_SEATS), np.uint64), np.zeros((4, MAX_SEATS), np.int64), worlds,
                      np.zeros((5, 64), np.float64), np.zeros((MAX_POOL * k, MAX_SEATS), np.uint64),
                      np.zeros(MAX_POOL * k, np.float64), history)
@@ -111,105 +101,78 @@ def workspace(searching):
 
 @njit_nrt_free
 def rollout_family(params):
-    """The family id of a search's rollout policy (its parameter vector follows, :func:`rollout_params`)."""
+    """The family id of a search's rollout policy (its parameter vector follows, from ``N_OWN + 1`` on)."""
     return np.int64(params[N_OWN])
 
 
-@njit_nrt_free_inline
-def rollout_params(params):
-    """The parameter vector of a search's rollout policy (a view of the search's; inlined where it is used)."""
-    return params[N_OWN + 1:]
-
-
-@njit_nrt_free_inline
-def _rollout_choose(P, n, sit_out, tables, seats, deal, ws, seat, hand, legal, seen, k):
-    """A rollout's card: the rollout policy's on the seat's view, through the heuristics' dispatch (never a
-    search); :data:`~reversis_sim.kernel.layout.STOP` in a seat whose family is STOP (:func:`replay_history`
-    ends the loop there)."""
-    if seats.family[seat] == STOP:
-        return STOP
-    seat_plays(deal.seat_view, seat, hand, legal, seen, deal.known[seat], k)
-    return dispatch.play(seats.family[seat], seats.params[seat], deal.draws[seat], deal.seat_view, tables)
-
-
-_rollout_tricks = make_play_tricks(_rollout_choose)
-
-
 @njit_nrt_free
-def replay_history(P, n, sit_out, tables, view, tricks, ws):
-    """Play the public history of the decision of ``view`` once into ``ws.deal``, up to the trick in progress, and
-    keep the deal as it then stood in ``ws.history``, for every rollout of the decision to resume from
-    (:func:`rollout`): the deal's facts, the antes, the declarer and his goal, and the tricks before with their
-    payments and claims. The cards played are public, so this does not depend on the world: each seat holds only
-    the cards it played (every card of the history is legal with them). Call it after :func:`holders` (which
-    counts each seat's played cards)."""
+def replay_history(P, n, tables, view, tricks, ws, play_from):
+    """Play the public history of the decision of ``view`` once into ``ws.deal``, up to the decision, and keep the
+    deal as it then stood in ``ws.history``, for every rollout of the decision to resume from (:func:`rollout`):
+    the deal's facts, the antes, the declarer and his goal, the tricks with their payments and claims, the trick in
+    progress. The cards played are public, so this does not depend on the world: each seat holds only the cards it
+    played (every card of the history is legal with them: :func:`holders` counted them). ``play_from``: the deal
+    skeleton (:data:`.deal_nb.PLAY_FROM`), which stops at the decision (every seat stops, every earlier card is
+    the history's)."""
     trick_index, n_cur, dealer = view[V_TRICK], view[V_N_CUR], view[V_DEALER]
-    declarer, pool_before, double_ante = view[V_DECLARER], view[V_POOL_BEFORE], view[V_DOUBLE_ANTE]
     deal, h = ws.deal, ws.history
-    row, hands, rtricks, ledger = deal.row, deal.hands, deal.tricks, deal.ledger
-    start_row(row, dealer, pool_before, double_ante)
-    start_view(deal.seat_view, dealer, n, sit_out, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), pool_before, double_ante)
+    row, hands, rtricks = deal.row, deal.hands, deal.tricks
+    begin(P, n, deal, dealer, view[V_POOL_BEFORE], view[V_DOUBLE_ANTE])
     deal.seat_view[V_GOAL] = view[V_GOAL]
-    antes(P, n, row, ledger, dealer, double_ante)
-    row[COL_DECLARER] = declarer
+    row[COL_DECLARER] = view[V_DECLARER]
     row[COL_ESP_GOAL] = view[V_GOAL]
-    current = _ZERO
-    for k in range(n_cur):
-        current |= bit(tricks[trick_index, 1 + k])
+    start_tricks(n, deal, view[V_DECLARER])
     for s in range(MAX_SEATS):
         hands[H_NOW, s] = ws.lead[0][s]
-        h.before[s] = ws.lead[0][s] & ~current
     for ti in range(trick_index + 1):
         for j in range(6):
             rtricks[ti, j] = tricks[ti, j]
-    halted = Seats(h.halt, ws.seats.params)  # every seat stops the loop at the first card not in the history
-    _, _, n_claims = _rollout_tricks(P, n, sit_out, tables, halted, deal, dealer, declarer, trick_index * N_ACTIVE,
-                                     ws, 0, 0)
+    at = deal.at
+    at[AT_FORCED] = trick_index * N_ACTIVE + n_cur
+    at[AT_STOP] = (1 << MAX_SEATS) - 1
+    play_from(P, n, tables, ws.seats, deal)
+    at[AT_STOP] = 0
     for c in range(N_COLS):
         h.row[c] = row[c]
     for i in range(row[COL_N_PAYMENTS]):
         for j in range(6):
-            h.ledger[i, j] = ledger[i, j]
-    for i in range(n_claims):
+            h.ledger[i, j] = deal.ledger[i, j]
+    for i in range(at[AT_N_CLAIMS]):
         for j in range(4):
             h.claims[i, j] = deal.claims[i, j]
     for i in range(V_LEN):
         h.seat_view[i] = deal.seat_view[i]
-    h.at[0] = trick_index
-    h.at[1] = n_claims
+    for i in range(AT_LEN):
+        h.at[i] = at[i]
 
 
 @njit_nrt_free
-def rollout(P, n, sit_out, tables, view, card, lead, talon_points, tricks, ws):
+def rollout(P, n, tables, view, card, lead, talon_points, tricks, ws, play_from):
     """The deal played out in one world (hands at the first lead ``lead``) from the decision's history
-    (:func:`replay_history`, played once for the decision): the trick in progress as it was, then ``card`` for the
-    deciding seat ``view[V_SEAT]``, then the rollout policy in every seat to the end; settled. Returns the seat's
-    result: its fish (minus its score under simple scoring). ``view``: the deciding seat's real view (the deal's
-    public facts); the rollout's seats decide on ``ws.deal.seat_view``."""
-    seat, trick_index, n_cur, dealer, declarer = view[V_SEAT], view[V_TRICK], view[V_N_CUR], view[V_DEALER], \
-        view[V_DECLARER]
+    (:func:`replay_history`, played once for the decision): ``card`` for the deciding seat ``view[V_SEAT]``, then the
+    rollout policy in every seat to the end (``play_from``, the deal skeleton); settled. Returns the seat's result:
+    its fish (minus its score under simple scoring). ``view``: the deciding seat's real view (the deal's public
+    facts); the rollout's seats decide on ``ws.deal.seat_view``."""
+    seat = view[V_SEAT]
     deal, h = ws.deal, ws.history
-    row, ledger, claims, hands, rtricks = deal.row, deal.ledger, deal.claims, deal.hands, deal.tricks
+    row, ledger, claims, hands, at = deal.row, deal.ledger, deal.claims, deal.hands, deal.at
     for c in range(N_COLS):
         row[c] = h.row[c]
     for i in range(row[COL_N_PAYMENTS]):
         for j in range(6):
             ledger[i, j] = h.ledger[i, j]
-    n_claims = h.at[1]
-    for i in range(n_claims):
+    for i in range(h.at[AT_N_CLAIMS]):
         for j in range(4):
             claims[i, j] = h.claims[i, j]
     for i in range(V_LEN):
         deal.seat_view[i] = h.seat_view[i]
+    for i in range(AT_LEN):
+        at[i] = h.at[i]
     row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
     for s in range(n):
-        hands[H_NOW, s] = lead[s] & ~h.before[s]
-    for j in range(6):
-        rtricks[trick_index, j] = tricks[trick_index, j]
-    rtricks[trick_index, 1 + n_cur] = card
-    committed, breaker, n_claims = _rollout_tricks(P, n, sit_out, tables, ws.seats, deal, dealer, declarer,
-                                                   trick_index * N_ACTIVE + n_cur + 1, ws, trick_index, n_claims)
-    settle_deal(P, n, row, ledger, claims, n_claims, rtricks, dealer, declarer, committed, breaker)
+        hands[H_NOW, s] = lead[s] & ~ws.lead[0][s]  # the world's hands less the cards played
+    at[AT_CHOICE] = card
+    play_from(P, n, tables, ws.seats, deal)
     if P[P_SCORING] == SCORING_SIMPLE:
         return -row[COL_SCORE + seat]
     return row[COL_FISH + seat]

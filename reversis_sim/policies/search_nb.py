@@ -4,6 +4,7 @@ samples, the card it plays (its rollouts: :mod:`.rollout_nb`)."""
 from __future__ import annotations
 
 import numpy as np
+from numba import typeof
 
 from ..kernel.bits import bit, count, lowest
 from ..kernel.compiled import (
@@ -13,10 +14,12 @@ from ..kernel.compiled import (
     P_FIRST_LEAD_HEART,
     P_HAND_SIZE,
 )
-from ..kernel.jit import njit, njit_nrt_free
+from ..kernel.jit import njit_nrt_free
 from ..kernel.keys_nb import PLAY, extend
+from ..kernel.layout import UNKNOWN_FAMILY
 from ..kernel.payments import position, round_origin, seat_of, sitting_out
 from ..kernel.tricks import HEARTS
+from ..kernel.units import F64_VECTOR, I64, P_TYPE, TABLES_TYPE, U64_VECTOR, Unit
 from ..kernel.view import (
     V_DEALER,
     V_DECK,
@@ -31,6 +34,7 @@ from ..kernel.view import (
 )
 from . import dispatch
 from . import worlds as W
+from .deal_nb import PLAY_FROM
 from .inference_nb import cumulate, loglik, relative
 from .options_nb import best, distinct, raced
 from .rollout_nb import (
@@ -38,28 +42,18 @@ from .rollout_nb import (
     replay_history,
     rollout,
     rollout_family,
-    rollout_params,
     rollout_seats,
+    workspace,
     world_talon_points,
 )
-from .rollout_nb import Workspace as Workspace  # a numba cache written before it moved looks for it here
-from .search import SEARCH_ID
+from .search import N_OWN
 
 _SALT = 0x5EA5C4  # folds the search's purpose into its draws' key
 _ZERO = np.uint64(0)
 
 
-@njit
-def searching(family, n):
-    """Whether any of the ``n`` seats' families is the search."""
-    for s in range(n):
-        if family[s] == SEARCH_ID:
-            return True
-    return False
-
-
 @njit_nrt_free
-def weigh(P, n, sit_out, tables, view, tricks, key, n_pool, inv_tau, ws):
+def weigh(P, n, tables, view, tricks, key, n_pool, inv_tau, ws):
     """Draw ``n_pool`` worlds of the decision of ``view`` (uniformly, :func:`draw_world`, the first draws of stream
     ``key``) into ``ws.pool`` and their log-likelihoods (:func:`.inference_nb.loglik`) into ``ws.weight``. Returns
     (how many were drawn, the next draw index)."""
@@ -73,19 +67,19 @@ def weigh(P, n, sit_out, tables, view, tricks, key, n_pool, inv_tau, ws):
             return i, index
         for s in range(MAX_SEATS):
             ws.pool[i, s] = world[s]
-        ws.weight[i] = loglik(P, n, sit_out, tables, view, world, tricks, inv_tau, ws)
+        ws.weight[i] = loglik(P, n, tables, view, world, tricks, inv_tau, ws)
     return n_pool, index
 
 
 @njit_nrt_free
-def pool_worlds(params, draws, view, tables, P, n, sit_out, tricks, ws, out, logw):
+def pool_worlds(params, draws, view, tables, P, n, tricks, ws, out, logw):
     """The worlds a search with inference would weigh at the decision of ``view`` (``len(out)`` of them, at most
     :data:`MAX_POOL`) into ``out`` (``uint64 (k, MAX_SEATS)``) and their log-likelihoods into ``logw``, under its
     parameters ``params`` (its ``tau`` and rollout policy). Returns how many were drawn. For tests and studies."""
     trick_index, n_cur = view[V_TRICK], view[V_N_CUR]
     rollout_seats(params, draws, view, n, ws)
     key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
-    got, _ = weigh(P, n, sit_out, tables, view, tricks, key, min(out.shape[0], MAX_POOL), 1.0 / params[5], ws)
+    got, _ = weigh(P, n, tables, view, tricks, key, min(out.shape[0], MAX_POOL), 1.0 / params[5], ws)
     for i in range(got):
         for s in range(MAX_SEATS):
             out[i, s] = ws.pool[i, s]
@@ -194,7 +188,7 @@ def draw_worlds(P, n, view, tricks, key, out, ws):
 
 
 @njit_nrt_free
-def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
+def decide(params, draws, view, tables, P, n, tricks, ws, play_from):
     """The card to play: the rollout policy's own card, unless another legal card does better across ``worlds``
     consistent worlds by more than ``margin`` standard errors of the paired difference (then the best such card).
     With ``race`` > 0, from world ``first`` on a card leaves the race once its gain cannot be above 0
@@ -206,8 +200,9 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     What it reads: the seat's ``view`` (:mod:`reversis_sim.kernel.view`: its hand and legal cards, the talon cards
     it knows, the declarer and his goal, the pool before the deal and whether its antes were doubled) and the trick
     history ``tricks[:view[V_TRICK]]`` (leader, cards in playing order, winner) with the trick in progress: all
-    public or its own. ``n``, ``sit_out``: the table, literal constants of the engine. No consistent world (never
-    seen; the sampler is exact) leaves the rollout policy's card."""
+    public or its own. ``n``: the seats at the table; ``play_from``: the deal skeleton its rollouts are played by
+    (:data:`.deal_nb.PLAY_FROM`). No consistent world (never seen; the sampler is exact) leaves the rollout policy's
+    card."""
     seat, hand, legal, trick_index, n_cur = (view[V_SEAT], mask(view, V_HAND), mask(view, V_LEGAL), view[V_TRICK],
                                              view[V_N_CUR])
     world, stats = ws.lead[1], ws.stats
@@ -218,7 +213,7 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     candidates = distinct(legal, hand, ws.lead[0], n, own, tables)
     if candidates == bit(own):
         return own
-    replay_history(P, n, sit_out, tables, view, tricks, ws)
+    replay_history(P, n, tables, view, tricks, ws, play_from)
     rollout_seats(params, draws, view, n, ws)
     for c in range(64):
         stats[0, c] = 0.0
@@ -233,7 +228,7 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
     n_pool, picked, step, u = 0, 0, 0.0, 0.0
     weighted = params[4] > 0.0 and params[6] <= 1.0
     if params[4] > 0.0:  # inference: weigh a larger draw, then resample (systematic: one uniform, even steps)
-        n_pool, index = weigh(P, n, sit_out, tables, view, tricks, key, min(wanted * np.int64(params[6]), MAX_POOL),
+        n_pool, index = weigh(P, n, tables, view, tricks, key, min(wanted * np.int64(params[6]), MAX_POOL),
                               1.0 / params[5], ws)
         if weighted:
             if n_pool == 0 or not relative(n_pool, ws):
@@ -279,7 +274,7 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
         while m:
             c = lowest(m)
             m &= m - np.uint64(1)
-            stats[2, c] = rollout(P, n, sit_out, tables, view, c, world, talon_points, tricks, ws)
+            stats[2, c] = rollout(P, n, tables, view, c, world, talon_points, tricks, ws, play_from)
         m = candidates
         while m:  # paired with the rollout policy's own card in the same world
             c = lowest(m)
@@ -300,5 +295,28 @@ def play(params, draws, view, tables, P, n, sit_out, tricks, ws):
 def _own_card(params, draws, view, tables):
     """The rollout policy's card on the seat's real view (what a heuristic sees)."""
     legal = mask(view, V_LEGAL)
-    card = dispatch.play(rollout_family(params), rollout_params(params), draws, view, tables)
+    card = dispatch.play(rollout_family(params), params[N_OWN + 1:], draws, view, tables)
     return card if card >= 0 and (legal & bit(card)) != _ZERO else lowest(legal)
+
+
+def _signature():
+    """``decide``'s: the seat's parameters and draws, its view, the rules' tables and parameters, the seats at the
+    table, the trick history, the workspace, the deal skeleton."""
+    return I64(F64_VECTOR, U64_VECTOR, P_TYPE, TABLES_TYPE, P_TYPE, I64, TABLES_TYPE, typeof(workspace(False)),
+               PLAY_FROM.type)
+
+
+play = Unit(decide, _signature)
+"""The search's card as a unit (:mod:`reversis_sim.kernel.units`): ``play(params, draws, view, tables, P, n, tricks,
+ws, play_from)``, called through its address by the engines for a seat of the ``search`` family."""
+
+
+@njit_nrt_free
+def no_search(params, draws, view, tables, P, n, tricks, ws, play_from):
+    """What a table with no search passes where the search would be: never asked (no seat pauses for it); an
+    unknown family if it were."""
+    return UNKNOWN_FAMILY
+
+
+NO_SEARCH = Unit(no_search, _signature)
+"""The unit a table of heuristics passes for the search: nothing of the search is compiled for it."""

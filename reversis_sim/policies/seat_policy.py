@@ -38,6 +38,7 @@ from ..kernel.view import (
 )
 from ..keys import N_DRAWS
 from . import dispatch, random_nb, rollout_nb, search_nb
+from .deal_nb import PLAY_FROM
 from .random import FAMILY as RANDOM
 from .registry import PolicySpec, parse_spec
 from .view import SeatView
@@ -148,12 +149,12 @@ class SeatPolicy:
 
     def play(self, view: SeatView, legal: tuple[int, ...]) -> int:
         cr = self._tables(view)
-        if self.family == RANDOM_ID:  # as the kernel does (numba_engine/policy.py): random reads only these
+        if self.family == RANDOM_ID:  # as the kernel does (choose_nb.card_choice): random reads only these
             return int(random_nb.pick(self._draws, np.uint64(C.mask(legal)), view.trick_index))
         v = self._fill(view, legal)
         if self.searches:
             return self._checked(search_nb.play(self.params, self._draws, v, cr.tables, cr.params, view.rules.n_seats,
-                                                view.rules.dealer_sits_out, self._history(view), self._ws))
+                                                self._history(view), self._ws, PLAY_FROM.ready()))
         return self._checked(dispatch.play(self.family, self.params, self._draws, v, cr.tables))
 
     def pool_worlds(self, view: SeatView, legal: tuple[int, ...], k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -165,19 +166,18 @@ class SeatPolicy:
         cr = self._tables(view)
         out, logw = np.zeros((k, MAX_SEATS), np.uint64), np.zeros(k, np.float64)
         got = search_nb.pool_worlds(self.params, self._draws, self._fill(view, legal), cr.tables, cr.params,
-                                    view.rules.n_seats, view.rules.dealer_sits_out, self._history(view), self._ws,
-                                    out, logw)
+                                    view.rules.n_seats, self._history(view), self._ws, out, logw)
         return out[:got], logw[:got]
 
     def search_args(self, view: SeatView, legal: tuple[int, ...]) -> tuple:
-        """The arguments of :func:`.search_nb.play` at this decision, copied (its parameters, draws, view record,
-        tables, rules, table size, sitting out, trick history and workspace), so that a benchmark can time the
-        search's decisions apart from the engine (``bench/bench_decisions.py``)."""
+        """The arguments of :data:`.search_nb.play` at this decision, copied (its parameters, draws, view record,
+        tables, rules, table size, trick history, workspace and the deal skeleton), so that a benchmark can time
+        the search's decisions apart from the engine (``bench/bench_decisions.py``)."""
         if not self.searches:
             raise ValueError(f"{self.spec} is not a search")
         cr = self._tables(view)
         return (self.params, self._draws.copy(), self._fill(view, legal).copy(), cr.tables, cr.params,
-                view.rules.n_seats, view.rules.dealer_sits_out, self._history(view).copy(), self._ws)
+                view.rules.n_seats, self._history(view).copy(), self._ws, PLAY_FROM.ready())
 
     def _history(self, view: SeatView) -> np.ndarray:
         """The trick history as the kernel keeps it (leader, the cards in playing order, winner), for a search."""

@@ -35,26 +35,7 @@ def review_deal(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: 
     out = review_matches(rules, seats, seed=seed, first_match=match, n_matches=1, reviewed=settings.seats,
                          worlds=settings.worlds, rollout=settings.rollout, only_deal=deal, keep_options=True,
                          luck_samples=settings.luck_samples, deals=deals)
-    d = out.decisions
-    decisions = []
-    for i in np.flatnonzero(d["deal"] == deal):
-        loss, se = float(d["loss"][i]), float(d["loss_se"][i])
-        kind = int(d["kind"][i])
-
-        def name(code, kind=kind):
-            return option_name(kind, int(code), rules.espagnolette_goal_choice)
-
-        decisions.append({
-            "trick": int(d["trick"][i]) + 1, "seat": int(d["seat"][i]), "position": int(d["position"][i]),
-            "kind": KINDS[kind], "situations": situations(int(d["flags"][i])),
-            "played": name(d["played"][i]), "best": name(d["best"][i]),
-            "value_played": float(d["value_played"][i]), "value_best": float(d["value_best"][i]),
-            "loss": loss, "loss_se": se, "mark": mark(loss, se),
-            "hindsight_best": name(d["hindsight_best"][i]), "hindsight_loss": float(d["hindsight_loss"][i]),
-            "worlds": int(d["worlds"][i]),
-            "options": [{"card": name(o[0]), "value": float(o[1]), "se": float(o[2]), "hindsight": float(o[3])}
-                        for o in out.options[i]],
-        })
+    decisions = decision_dicts(rules, out, np.flatnonzero(out.decisions["deal"] == deal))
     last = np.flatnonzero(out.deals["deal"] == deal)[-1]
     per_seat = []
     for s in settings.seats:
@@ -69,6 +50,33 @@ def review_deal(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: 
                          "fish": fish, "luck": None if np.isnan(luck) else luck,
                          "luck_adjusted": None if np.isnan(luck) else fish - luck})
     return {"record": record, "review": settings.as_dict(), "decisions": decisions, "seats": per_seat}
+
+
+def decision_dicts(rules: Rules, reviewed, rows) -> list[dict]:
+    """The decisions ``rows`` of a review (:class:`reversis_sim.numba_engine.reviewing.Reviewed`, its options
+    kept) as JSON-ready dicts: where (``trick`` 1-based, 0 before the first lead), who, what kind, the option
+    played and the best with their values, the loss, its standard error and mark, the hindsight, each option."""
+    d = reviewed.decisions
+    out = []
+    for i in rows:
+        loss, se = float(d["loss"][i]), float(d["loss_se"][i])
+        kind = int(d["kind"][i])
+
+        def name(code, kind=kind):
+            return option_name(kind, int(code), rules.espagnolette_goal_choice)
+
+        out.append({
+            "trick": int(d["trick"][i]) + 1, "seat": int(d["seat"][i]), "position": int(d["position"][i]),
+            "kind": KINDS[kind], "situations": situations(int(d["flags"][i])),
+            "played": name(d["played"][i]), "best": name(d["best"][i]),
+            "value_played": float(d["value_played"][i]), "value_best": float(d["value_best"][i]),
+            "loss": loss, "loss_se": se, "mark": mark(loss, se),
+            "hindsight_best": name(d["hindsight_best"][i]), "hindsight_loss": float(d["hindsight_loss"][i]),
+            "worlds": int(d["worlds"][i]),
+            "options": [{"card": name(o[0]), "value": float(o[1]), "se": float(o[2]), "hindsight": float(o[3])}
+                        for o in reviewed.options[i]],
+        })
+    return out
 
 
 def decisions_taken(rules: Rules, record: dict, seat: int) -> int:

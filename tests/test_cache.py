@@ -1,0 +1,58 @@
+"""A cached kernel is compiled again exactly when code it reaches changes (kernel/cache.py): in a copy of the
+package, with a numba cache of its own, a policy module is edited and the kernels that compile again are named."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "reversis_sim"
+
+SCRIPT = """
+import json
+from reversis_sim.engines import get_engine
+from reversis_sim.kernel.jit import CompileWatch
+from reversis_sim.policies import parse_seats
+from reversis_sim.rules import PRESETS
+
+rules = PRESETS["parlett"]
+with CompileWatch() as watch:
+    get_engine("numba").columns(rules, parse_seats(["lowest"], 4), seed=0, first_match=0, n_matches=1, match_deals=1)
+    get_engine("numba").dealt_hands(rules, seed=0, first_match=0, n_matches=1)
+print(json.dumps(sorted(watch.seconds)))
+"""
+
+PLAY = "    return bottom(mask(view, V_LEGAL), tables[T_STRENGTH])"
+
+
+def _compiled(root: Path, cache: Path) -> set[str]:
+    r = subprocess.run([sys.executable, "-c", SCRIPT], cwd=root, capture_output=True, text=True, timeout=1800,
+                       env={**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache)})
+    assert r.returncode == 0, r.stderr[-3000:]
+    return set(json.loads(r.stdout.splitlines()[-1]))
+
+
+def test_an_edit_of_a_policy_recompiles_the_kernels_that_reach_it_and_no_other(tmp_path):
+    root = tmp_path / "copy"
+    shutil.copytree(PACKAGE, root / "reversis_sim", ignore=shutil.ignore_patterns("__pycache__"))
+    lowest = root / "reversis_sim" / "policies" / "lowest_nb.py"
+    cache = tmp_path / "cache"
+
+    first = _compiled(root, cache)  # an empty cache: all of it
+    assert {"policies.deal_nb.play_from", "numba_engine.match.play_blocks", "numba_engine.hands.dealt_hands_nb",
+            "policies.lowest_nb.play"} <= first
+    assert _compiled(root, cache) == set()  # all of it loaded from the cache
+
+    text = lowest.read_text()
+    lowest.write_text(text.replace("numba decisions of the ``lowest`` family", "numba decisions of the family lowest"))
+    assert _compiled(root, cache) == set()  # words only: nothing a kernel reaches changed
+
+    assert PLAY in text
+    lowest.write_text(text.replace(PLAY, "    return bottom(mask(view, V_LEGAL) | mask(view, V_LEGAL), "
+                                         "tables[T_STRENGTH])"))
+    again = _compiled(root, cache)
+    assert {"policies.lowest_nb.play", "policies.deal_nb.play_from"} <= again  # the play and the deal that calls it
+    assert not again & {"numba_engine.match.play_blocks", "numba_engine.hands.dealt_hands_nb",
+                        "policies.lowest_nb.exchange", "kernel.settle.settle_party"}  # the deal's callers, the rest
