@@ -1,4 +1,5 @@
-"""Throughput of the engines, measured in one run: the reference, the kernel on one thread and on all threads.
+"""What runs how fast: the engines' throughput measured in one run (the reference, the kernel on one thread and on all
+threads), and the cold start.
 
 :func:`measure` is what ``reversis-sim bench`` and ``bench/bench_engine.py`` print. Every rate is in deals per
 second, best of ``repeat`` timed calls after untimed warm-up calls (shared machines are noisy: compare the ratios
@@ -19,10 +20,27 @@ which compiles the kernel or loads it from the on-disk cache:
   ``arrow_seat_bytes_per_deal`` and ``arrow_payment_bytes_per_deal`` apart), ``table_build_ns_per_deal``, and
   ``writer_deals_per_s_1_thread`` (Parquet encoding of both tables, in memory), with ``writer_vs_kernel_1_thread``:
   the share of a core the writer needs per core of play.
+
+The cold start (``reversis-sim bench --compile``, :func:`measure_compile`): every command of :data:`COMMANDS`
+runs as a person would run it, at a terminal (a pseudo-terminal), in a process of its own with a numba cache of
+its own, empty: the seconds to its first line of output (not counting the compile
+notice; ``play``: to its first question), to its end, its CPU seconds, and what it compiled, kernel by kernel
+(each kernel's compile time exclusive of the kernels compiled within it, from numba's event API: the command
+writes them as it ends, :data:`reversis_sim.cli.COMPILE_PROFILE`). Then :func:`compile_everything`, in a process of
+its own from an empty cache, compiles every kernel of the package: the CPU seconds it takes is the package's whole
+compile budget.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import pty
+import re
+import resource
+import select
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -200,3 +218,140 @@ def measure_search(rules: Rules, settings: Sequence[str], field: str = "tuned", 
                      "cards_per_s_1_thread": one * rules.n_tricks, "x_field": field_rate / one})
     return {"rules": rules.name, "field": str(field_specs[0]), "n_deals": n, "threads": all_threads,
             "field_deals_per_s_1_thread": field_rate, "rows": rows}
+
+
+COMMANDS: dict[str, list[str]] = {
+    "simulate": ["simulate", "--deals", "24000", "--seed", "1", "--out", "{tmp}/run", "--force", "--no-figures"],
+    "compare": ["compare", "--candidate", "strong", "--baseline", "tuned", "--deals", "4800", "--seed", "2"],
+    "replay (a search seat)": ["replay", "--seed", "1", "--match", "0", "--deal", "0", "--seat", "search", "--seat",
+                               "tuned", "--seat", "tuned", "--seat", "tuned"],
+    "review (one deal)": ["review", "--seed", "1", "--match", "0", "--deal", "0"],
+    "play (to its first question)": ["play", "--seed", "1", "--deals", "1", "--out", "{tmp}/games", "--speed", "0"],
+    "simulate --rules modern_five": ["simulate", "--rules", "modern_five", "--deals", "24000", "--seed", "1", "--out",
+                                     "{tmp}/five", "--force", "--no-figures"],
+}
+"""The commands timed, by the name the table gives them: their arguments (``{tmp}``: a folder of the run's own)."""
+
+_NOTICE = re.compile(r"^(compiling the numba kernels|compiled \d+ functions| +\S+: \d+ functions)")
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_QUESTION = re.compile(r"\): $|\? $|: $")
+
+
+def first_output(argv: list[str], *, timeout: float = 1800.0) -> dict:
+    """Run ``reversis-sim argv`` at a pseudo-terminal with an empty numba cache: ``first_line_s`` (the first line
+    that is not the compile notice; a question waiting for an answer counts), ``end_s``, ``cpu_s`` (the process's
+    user and system seconds), ``compiled`` (functions) and ``kernels`` (seconds by kernel, exclusive). A command
+    that asks questions is stopped at its first one."""
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = Path(tmp) / "profile.json"
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "cache"), "REVERSIS_COMPILE_PROFILE": str(profile),
+               "COLUMNS": "100"}
+        args = [a.replace("{tmp}", tmp) for a in argv]
+        leader, follower = pty.openpty()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", *args], stdin=follower, stdout=follower,
+                                stderr=follower, env=env, close_fds=True, start_new_session=True)
+        os.close(follower)
+        first, pending, asked = None, "", False
+        while proc.poll() is None and time.monotonic() - start < timeout:
+            ready, _, _ = select.select([leader], [], [], 0.2)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(leader, 4096).decode(errors="replace")
+            except OSError:
+                break
+            pending += chunk
+            *lines, pending = re.split(r"[\r\n]", pending)
+            for line in lines:
+                text = _ANSI.sub("", line).strip("\n")
+                if first is None and text.strip() and not _NOTICE.match(text):
+                    first = time.monotonic() - start
+            if _QUESTION.search(_ANSI.sub("", pending)):
+                first = first if first is not None else time.monotonic() - start
+                asked = True
+                os.write(leader, b"\x04")  # end of input: the command stops, keeping nothing
+                break
+        proc.wait(timeout=timeout)
+        end = time.monotonic() - start
+        os.close(leader)
+        return _result(first, end, before, asked, proc.returncode, profile)
+
+
+def _result(first, end, before, asked, exit_code, profile: Path) -> dict:
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    prof = json.loads(profile.read_text()) if profile.exists() else {"count": 0, "seconds": {}}
+    return {"first_line_s": first, "end_s": end, "cpu_s": cpu, "asked": asked, "exit_code": exit_code,
+            "compiled": prof["count"], "kernels": prof["seconds"]}
+
+
+EVERYTHING = """
+import json, sys
+from reversis_sim.bench import compile_everything
+from reversis_sim.kernel.jit import CompileWatch
+with CompileWatch() as watch:
+    compile_everything()
+json.dump({"count": watch.count, "seconds": watch.seconds}, open(sys.argv[1], "w"))
+"""
+
+
+def whole_package(*, timeout: float = 3600.0) -> dict:
+    """:func:`compile_everything` in a process of its own from an empty numba cache: as :func:`first_output`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = Path(tmp) / "profile.json"
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "cache")}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.monotonic()
+        r = subprocess.run([sys.executable, "-c", EVERYTHING, str(profile)], env=env, timeout=timeout,
+                           capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError(f"compiling every kernel failed:\n{r.stderr[-3000:]}")
+        return _result(None, time.monotonic() - start, before, False, r.returncode, profile)
+
+
+def compile_everything() -> None:
+    """Compile (or load) every kernel of the package, by playing a little of everything it plays: a table of
+    heuristics and one with searches (every search setting's branch: inference, races), in both engines' ways (the
+    run table, the traced match, the reference's searching seat), the hands dealt, the review of a table with a
+    search and luck, and a record's review and a hint."""
+    from . import cards as C
+    from .numba_engine.hands import dealt_hands
+    from .numba_engine.reviewing import record_arrays, review_key, review_matches, review_record
+    from .policies import parse_seats
+    from .reference import replay
+    from .rules import PRESETS
+
+    rules = PRESETS["parlett"]
+    fast = get_engine("numba")
+    heuristics = parse_seats(["avoid", "random", "tuned", "lowest"], 4)
+    searches = parse_seats(["search:worlds=2", "search:worlds=2,infer=rollout", "tuned", "avoid"], 4)
+    for seats in (heuristics, searches):
+        fast.columns(rules, seats, seed=0, first_match=0, n_matches=1, match_deals=1)
+    record = fast.deal_record(rules, searches, seed=0, match=0, deal=0)
+    replay(rules, searches, seed=0, match=0, deal=0)
+    dealt_hands(rules, seed=0, first_match=0, n_matches=1)
+    review_matches(rules, searches, seed=0, first_match=0, n_matches=1, reviewed=[0, 2], worlds=2, rollout="tuned",
+                   match_deals=1, luck_samples=1)
+    review_record(rules, record_arrays(rules, record), key=review_key(record), reviewed=[1, 2], worlds=2,
+                  rollout="tuned")
+    live = {**record, "tricks": record["tricks"][:1] + [{**record["tricks"][1], "cards": [], "winner": None}]}
+    review_record(rules, record_arrays(rules, live), key=review_key(live), reviewed=(), worlds=2, rollout="tuned",
+                  card=C.parse(live["hands"][live["tricks"][1]["leader"]][0]))
+
+
+def measure_compile(commands: dict[str, list[str]] | None = None, *, everything: bool = True,
+            progress=None) -> dict:
+    """Every command of ``commands`` (default :data:`COMMANDS`) from an empty cache (:func:`first_output`), then the
+    whole package (:func:`whole_package`); ``progress(name, result)`` after each."""
+    out = {}
+    for name, argv in (commands or COMMANDS).items():
+        out[name] = first_output(argv)
+        if progress:
+            progress(name, out[name])
+    if everything:
+        out["every kernel of the package"] = whole_package()
+        if progress:
+            progress("every kernel of the package", out["every kernel of the package"])
+    return out

@@ -22,7 +22,7 @@ def run(*args):
 def test_replay_one_deal_prints_its_record():
     r = run("replay", "--rules", "parlett", "--seed", "7", "--match", "2", "--deal", "3")
     assert r.exit_code == 0, r.output
-    rec = json.loads(r.output)
+    rec = json.loads(r.stdout)
     check_record(rec)
     assert (rec["run_seed"], rec["match"], rec["deal"]) == (7, 2, 3)
     assert rec == reference.replay(PARLETT, parse_seats(["avoid"]), seed=7, match=2, deal=3)  # simulate's default
@@ -32,7 +32,7 @@ def test_replay_a_match_prints_one_record_per_line_in_order():
     r = run("replay", "--seed", "1", "--match", "4", "--seat", "random", "--seat", "random", "--seat", "random",
             "--seat", "random")
     assert r.exit_code == 0, r.output
-    recs = [json.loads(line) for line in r.output.splitlines()]
+    recs = [json.loads(line) for line in r.stdout.splitlines()]
     assert [x["deal"] for x in recs] == list(range(12))
     for prev, rec in zip(recs, recs[1:]):
         assert rec["pool_before"] == prev["result"]["pool_after"]
@@ -71,13 +71,13 @@ def test_simulate_writes_a_run_and_prints_a_summary_as_json(tmp_path):
     r = run("simulate", "--engine", "reference", "--deals", "48", "--seed", "3", "--format", "json", "--quiet",
             "--out", str(out), "--chunk-matches", "3")
     assert r.exit_code == 0, r.output
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     assert data["n_deals"] == 48 and data["n_matches"] == 4 and len(data["seats"]) == 4
     assert abs(sum(data["quinola_fate"].values()) - 1) < 1e-12
     assert sorted(p.name for p in out.glob("part-*")) == ["part-00000.parquet", "part-00001.parquet"]
     again = run("simulate", "--engine", "reference", "--deals", "48", "--seed", "3", "--out", str(out))
     assert again.exit_code != 0 and "already exists" in again.output and "--resume" in again.output
-    tables = json.loads(run("analyze", str(out), "--format", "json").output)
+    tables = json.loads(run("analyze", str(out), "--format", "json").stdout)
     assert {"fish_by_seat", "quinola_fate", "reversis_rates"} <= set(tables)
     csv = run("analyze", str(out), "--format", "csv", "--table", "fish_by_position").output
     assert csv.splitlines()[0].startswith("position,mean,se,ci_low,ci_high")
@@ -89,11 +89,11 @@ def test_analyze_refuses_a_folder_that_is_not_a_run(tmp_path):
 
 
 def test_rules_and_policies_list_their_items_as_data():
-    rules = json.loads(run("rules", "--format", "json").output)
+    rules = json.loads(run("rules", "--format", "json").stdout)
     assert "parlett" in [x["name"] for x in rules]
-    params = json.loads(run("rules", "parlett", "--format", "json").output)["params"]
+    params = json.loads(run("rules", "parlett", "--format", "json").stdout)["params"]
     assert params["reversis_to_breaker"] == 64
-    fams = json.loads(run("policies", "--format", "json").output)
+    fams = json.loads(run("policies", "--format", "json").stdout)
     assert "random" in [x["name"] for x in fams]
 
 
@@ -117,7 +117,7 @@ def test_compare_prints_the_paired_difference_as_json():
     r = run("compare", "--candidate", "avoid", "--baseline", "lowest", "--deals", "240", "--seed", "2",
             "--format", "json")
     assert r.exit_code == 0, r.output
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     assert {"mean_difference", "ci_low", "ci_high", "p_value", "n_deals", "n_needed"} <= set(data)
     # 20 matches are too few for a reliable interval: none is printed, and the sentence says how many are needed
     assert data["ci_low"] is None and data["ci_high"] is None and data["p_value"] is None
@@ -134,7 +134,7 @@ def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
     r = run("compare", "--candidate", "avoid", "--baseline", "random", "--sprt", "--delta", "50", "--deals",
             str(allowed), "--batch-deals", "480", "--format", "json")
     assert r.exit_code == 0, r.output
-    decided = json.loads(r.output)
+    decided = json.loads(r.stdout)
     # avoid wins ~170 fish per deal more than random: the test accepts H1 as soon as its warm-up allows
     assert decided["decision"] == "accept_h1" and decided["n_matches"] == MIN_UNITS and decided["mean_difference"] > 50
     short = run("compare", "--candidate", "avoid", "--baseline", "random", "--sprt", "--delta", "50", "--deals", "2400")
@@ -142,11 +142,11 @@ def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
     assert "needs --delta" in run("compare", "--candidate", "avoid", "--baseline", "random", "--sprt").output
     t = run("tournament", "--policy", "avoid", "--policy", "lowest", "--deals", "120", "--format", "json")
     assert t.exit_code == 0, t.output
-    assert len(json.loads(t.output)["payoff"]) == 4
+    assert len(json.loads(t.stdout)["payoff"]) == 4
     s = run("sweep", "--base", "avoid", "--param", "take=2,20", "--baseline", "avoid", "--deals", "120",
             "--format", "json")
     assert s.exit_code == 0, s.output
-    assert len([row for row in json.loads(s.output)["grid"] if row["stage"] == "explore"]) == 2
+    assert len([row for row in json.loads(s.stdout)["grid"] if row["stage"] == "explore"]) == 2
     bad = run("sweep", "--base", "avoid", "--param", "take", "--baseline", "avoid")
     assert bad.exit_code != 0 and "NAME=V1,V2" in bad.output
     bad = run("sweep", "--base", "avoid", "--param", "take=a", "--baseline", "avoid")
@@ -160,7 +160,7 @@ def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
     assert [_grid_value(infer, v) for v in ("none", "rollout", "1")] == [0.0, 1.0, 1.0]
     b = run("bench", "--deals", "1200", "--format", "json")
     assert b.exit_code == 0, b.output
-    data = json.loads(b.output)
+    data = json.loads(b.stdout)
     assert {"reference_deals_per_s", "kernel_deals_per_s_1_thread", "kernel_deals_per_s_all_threads",
             "threads"} <= set(data)
     assert data["end_to_end_deals"] == data["n_deals"] and data["disk_bytes_per_deal"] > 0
@@ -177,7 +177,7 @@ def test_replay_prints_the_same_record_from_either_engine():
     a = run("replay", "--seed", "4", "--match", "1", "--deal", "5", "--seat", "avoid", "--engine", "numba")
     b = run("replay", "--seed", "4", "--match", "1", "--deal", "5", "--seat", "avoid", "--engine", "reference")
     assert a.exit_code == 0 and b.exit_code == 0
-    assert json.loads(a.output) == json.loads(b.output)
+    assert json.loads(a.stdout) == json.loads(b.stdout)
 
 
 def test_rule_overrides_reach_replay_compare_and_simulate(tmp_path):
@@ -186,7 +186,7 @@ def test_rule_overrides_reach_replay_compare_and_simulate(tmp_path):
     rich = PARLETT.replace(party_bonus=40)
     r = run("replay", "--seed", "3", "--deal", "2", "--rule", "party_bonus=40", "--engine", "numba")
     assert r.exit_code == 0, r.output
-    rec = json.loads(r.output)
+    rec = json.loads(r.stdout)
     assert rec["rules_params"]["party_bonus"] == 40
     assert rec == reference.replay(rich, parse_seats(["avoid"]), seed=3, match=0, deal=2)
 
@@ -197,14 +197,14 @@ def test_rule_overrides_reach_replay_compare_and_simulate(tmp_path):
 
     want = compare(rich, "avoid:take=0", "avoid", n_matches=20, seed=5)
     plain = compare(PARLETT, "avoid:take=0", "avoid", n_matches=20, seed=5)
-    assert json.loads(c.output)["mean_difference"] == pytest.approx(want.mean_difference, abs=1e-12)
+    assert json.loads(c.stdout)["mean_difference"] == pytest.approx(want.mean_difference, abs=1e-12)
     assert want.mean_difference != plain.mean_difference
 
     out = tmp_path / "run"
     s = run("simulate", "--deals", "240", "--seed", "2", "--out", str(out), "--rule", "party_bonus=40",
             "--no-figures", "--quiet", "--format", "json")
     assert s.exit_code == 0, s.output
-    assert json.loads(s.output)["rules_label"] == "parlett with party_bonus=40"
+    assert json.loads(s.stdout)["rules_label"] == "parlett with party_bonus=40"
     assert json.loads((out / "manifest.json").read_text())["rules_params"]["party_bonus"] == 40
     again = run("simulate", "--deals", "240", "--seed", "2", "--out", str(out), "--rule", "party_bonus=41",
                 "--no-figures", "--quiet", "--resume")

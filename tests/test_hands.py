@@ -129,6 +129,6 @@ def test_analyze_adds_the_tables_by_hand(tmp_path):
     assert r.exit_code == 0, r.output
     import json
 
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     assert {"fish_by_seat", "fish_by_aces", "quinola_by_aces"} <= set(data)
     assert sum(row["n_deals"] for row in data["fish_by_aces"]) == 480 * 4

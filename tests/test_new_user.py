@@ -166,12 +166,13 @@ def test_repair_of_a_folder_that_holds_no_run_leaves_nothing_behind(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
-def test_the_compile_notice_shows_the_compilation_progressing_on_a_terminal(monkeypatch, capsys):
-    """A function numba has never compiled (a fresh closure: nothing cached): on a terminal the notice, a progress
-    line and the time it took; off a terminal, and when the kernels come from the cache, nothing."""
+def test_the_compile_notice_is_said_on_stderr_whatever_it_is_and_progresses_on_a_terminal(monkeypatch, capsys):
+    """A function numba has never compiled (a fresh closure: nothing cached): what compiles and how long it will
+    take, then what it took, on stderr whether it is a terminal or a log; the progress line on a terminal only;
+    nothing when the kernels come from the cache."""
     import numba
 
-    from reversis_sim.cli.options import COMPILE_NOTICE, compiling_notice
+    from reversis_sim.cli.options import compile_notice, compiling_notice
 
     def fresh():
         salt = time.perf_counter_ns()
@@ -188,7 +189,8 @@ def test_the_compile_notice_shows_the_compilation_progressing_on_a_terminal(monk
     with compiling_notice(every=0.001, at_least=0.0) as watch:
         fresh()(10)
     err = capsys.readouterr().err
-    assert watch.count >= 1 and COMPILE_NOTICE in err and "functions compiled" in err and "compiled " in err
+    assert watch.count >= 1 and compile_notice(None) in err and "functions, " in err and "compiled " in err
+    assert ".fresh.f " in err  # the kernel that compiled, named
     f = fresh()
     f(10)
     with compiling_notice(every=0.001, at_least=0.0) as watch:
@@ -197,7 +199,8 @@ def test_the_compile_notice_shows_the_compilation_progressing_on_a_terminal(monk
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     with compiling_notice(every=0.001, at_least=0.0):
         fresh()(10)
-    assert capsys.readouterr().err == ""
+    err = capsys.readouterr().err
+    assert compile_notice(None) in err and "compiled " in err and "\r" not in err and "functions, " not in err
 
 
 def test_the_summary_explains_itself_and_the_fate_figure_counts_the_talon(tmp_path):

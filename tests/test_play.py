@@ -294,7 +294,7 @@ def test_the_summary_reviews_every_kept_deal_and_withholds_an_interval_it_cannot
     text = summary_text(summary)
     assert "<- you" in text and "1,000 needed" in text and "tuned" in text
     r = CliRunner().invoke(main, ["play", "--summary", "--out", str(tmp_path / "games"), "--format", "json"])
-    assert r.exit_code == 0 and json.loads(r.output)["decisions"] == summary["decisions"]
+    assert r.exit_code == 0 and json.loads(r.stdout)["decisions"] == summary["decisions"]
     r = CliRunner().invoke(main, ["play", "--show", "1", "--out", str(tmp_path / "games"), "--ascii"])
     assert r.exit_code == 0 and "Review of S2" in r.output and "deal 1" in r.output
     r = CliRunner().invoke(main, ["play", "--show", "3", "--out", str(tmp_path / "games")])

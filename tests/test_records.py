@@ -38,15 +38,15 @@ def test_replay_reads_every_kept_deal_and_draws_it(tmp_path, records):
     path = _file(tmp_path, records)
     r = _run("replay", "--record", path)
     assert r.exit_code == 0, r.output
-    assert [json.loads(line) for line in r.output.splitlines()] == records  # refereed, and given back as kept
+    assert [json.loads(line) for line in r.stdout.splitlines()] == records  # refereed, and given back as kept
     r = _run("replay", "--record", path, "--deal", "1", "--format", "text", "--ascii")
     assert r.exit_code == 0 and r.output.count("Trick") >= 1 and "deal 1" in r.output
     r = _run("replay", "--record", str(tmp_path), "--deal", "2", "--indent", "1")  # a folder: its games.jsonl
-    assert r.exit_code == 0 and json.loads(r.output) == records[2]
+    assert r.exit_code == 0 and json.loads(r.stdout) == records[2]
     single = tmp_path / "one.json"
     single.write_text(json.dumps(records[0], indent=2), encoding="utf-8")  # one record written whole
     r = _run("replay", "--record", str(single))
-    assert r.exit_code == 0 and json.loads(r.output) == records[0]
+    assert r.exit_code == 0 and json.loads(r.stdout) == records[0]
 
 
 def test_a_record_that_does_not_settle_the_same_is_refused_naming_the_field(tmp_path, records):
@@ -95,7 +95,7 @@ def test_review_of_a_record_is_the_review_from_the_record(tmp_path, records):
     path = _file(tmp_path, records)
     r = _run("review", "--record", path, "--deal", "0", "--review-seat", "2", "--worlds", "8", "--format", "json")
     assert r.exit_code == 0, r.output
-    mine = json.loads(r.output)
+    mine = json.loads(r.stdout)
     assert mine == json.loads(json.dumps(review_record(records[0], [2], worlds=8)))
     assert "exchange" in {x["kind"] for x in mine["decisions"]} and {x["seat"] for x in mine["decisions"]} == {2}
     r = _run("review", "--record", path, "--deal", "1", "--worlds", "4", "--ascii")

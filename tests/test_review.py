@@ -119,7 +119,7 @@ def test_one_deal_reviewed_as_json_and_as_text():
     r = run("review", "--seed", "7", "--match", "0", "--deal", "3", "--seat", "tuned", "--review-seat", "0",
             "--review-seat", "2", "--worlds", "8", "--luck-samples", "32", "--format", "json")
     assert r.exit_code == 0, r.output
-    rev = json.loads(r.output)
+    rev = json.loads(r.stdout)
     assert rev["record"]["deal"] == 3 and rev["review"]["seats"] == [0, 2]
     assert {x["seat"] for x in rev["decisions"]} <= {0, 2}
     for x in rev["decisions"]:
@@ -197,7 +197,7 @@ def test_a_player_reviewed_over_many_deals_into_a_resumable_folder(tmp_path):
             "--luck-samples", "2", "--out", str(out), "--format", "json", "--no-figures"]
     r = run(*args)
     assert r.exit_code == 0, r.output
-    s = json.loads(r.output)
+    s = json.loads(r.stdout)
     assert s["deals"] == 48 and s["matches"] == 4 and s["decisions"] > 200
     assert s["ci_low"] is None and s["matches_needed"] > 4  # too few matches for an interval: refused, and said
     kinds = s["by_kind"]
@@ -206,12 +206,12 @@ def test_a_player_reviewed_over_many_deals_into_a_resumable_folder(tmp_path):
     again = run(*args)  # a finished review is not written twice
     assert again.exit_code == 2 and "--resume" in again.output
     resumed = run(*args, "--resume")
-    assert resumed.exit_code == 0 and json.loads(resumed.output)["error_rate"] == s["error_rate"]
+    assert resumed.exit_code == 0 and json.loads(resumed.stdout)["error_rate"] == s["error_rate"]
     (out / "decisions-00000.parquet").unlink()  # a folder whose tables were not kept (results/ladder in git)
     with pytest.raises(RunError, match="decisions-00000.parquet.*--resume"):
         read_review(out)
     lost = run(*args, "--resume")
-    assert lost.exit_code == 0 and json.loads(lost.output)["error_rate"] == s["error_rate"]  # the chunk redone
+    assert lost.exit_code == 0 and json.loads(lost.stdout)["error_rate"] == s["error_rate"]  # the chunk redone
     assert (out / "decisions-00000.parquet").is_file()
     csv = run(*args[:-3], "--resume", "--format", "csv", "--no-figures")
     assert csv.exit_code == 0 and csv.output.startswith("group,key,decisions,error_rate")

@@ -88,7 +88,7 @@ def test_one_deal_shows_the_exchange_with_its_options():
                                   "--review-seat", "1", "--review-seat", "2", "--worlds", "8", "--luck-samples", "0",
                                   "--format", "json"])
     assert r.exit_code == 0, r.output
-    rev = json.loads(r.output)
+    rev = json.loads(r.stdout)
     ex = [x for x in rev["decisions"] if x["kind"] == "exchange"]
     assert {x["seat"] for x in ex} == {1, 2} and all(x["trick"] == 0 for x in ex)
     for x in ex:

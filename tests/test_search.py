@@ -553,7 +553,7 @@ def test_bench_measures_search_settings_beside_the_field(tmp_path):
     assert r.exit_code == 0, r.output
     import json
 
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     (row,) = out["rows"]
     assert row["setting"] == "search:worlds=2" and row["deals_per_s_1_thread"] > 0
     assert row["cards_per_s_1_thread"] == row["deals_per_s_1_thread"] * PRESETS["parlett"].n_tricks

@@ -194,7 +194,7 @@ def test_tune_and_best_response_from_the_command_line(tmp_path):
     r = run("tune", "--base", "avoid", "--param", "take=0..8", "--budget-deals", "300000", "--eval-deals", "4800",
             "--confirm-deals", "48000", "--seed", "5", "--format", "json", "--out", tmp_path / "t")
     assert r.exit_code == 0, r.output
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     assert data["confirm_seed"] == 6 and {"confirmed_gain", "ci_low", "ci_high", "significant"} <= set(data)
     assert json.loads((tmp_path / "t" / "manifest.json").read_text())["kind"] == "tune"
     b = run("best-response", "--field", "lowest", "--param", "take=0..8", "--budget-deals", "300000",

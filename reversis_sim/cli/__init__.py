@@ -20,6 +20,8 @@ matplotlib are imported inside the commands that need them, so ``--help``, ``rul
 from __future__ import annotations
 
 import importlib
+import os
+from pathlib import Path
 
 import click
 
@@ -70,3 +72,22 @@ def main() -> None:
     Example:
       reversis-sim simulate --deals 120000 --seed 1 --out results/demo
     """
+    profile = os.environ.get(COMPILE_PROFILE)
+    if profile:
+        _profile_compiles(profile)
+
+
+COMPILE_PROFILE = "REVERSIS_COMPILE_PROFILE"
+"""An environment variable: a file where a command writes, as it ends, the seconds each kernel it compiled took
+(exclusive of the kernels compiled within it) and how many functions it compiled (``reversis-sim bench
+--compile`` reads it)."""
+
+
+def _profile_compiles(path: str) -> None:
+    import atexit
+    import json
+
+    from ..engines import compile_watch
+
+    watch = compile_watch().__enter__()
+    atexit.register(lambda: Path(path).write_text(json.dumps({"count": watch.count, "seconds": watch.seconds})))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import sys
 import textwrap
 import time
@@ -312,8 +313,11 @@ def print_summary(out, fmt) -> None:
               help="Measure these search settings instead (repeatable): one search seat among three --field.")
 @click.option("--field", default="tuned", show_default=True, metavar="SPEC",
               help="With --search: the other seats' policy.")
+@click.option("--compile", "cold", is_flag=True,
+              help="Measure the cold start instead: each command's first run from an empty numba cache (seconds to "
+                   "its first line, kernel by kernel what it compiles), then every kernel of the package.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def bench(rules, seat_specs, deals, threads, search_specs, field, fmt):
+def bench(rules, seat_specs, deals, threads, search_specs, field, cold, fmt):
     """Measure, in one run, the deals per second of the reference engine, of the numba kernel on one thread
     and on all threads, and of a whole run written to disk (simulate --no-figures, startup excluded), their
     ratios and the bytes per deal on disk (shared machines are noisy: compare ratios, not absolutes).
@@ -324,9 +328,13 @@ def bench(rules, seat_specs, deals, threads, search_specs, field, fmt):
     Example:
       reversis-sim bench --seat avoid --deals 120000 --format json
       reversis-sim bench --search search:worlds=4 --search search:worlds=16
+      reversis-sim bench --compile
     """
     from ..policies import PolicySpecError
 
+    if cold:
+        _bench_compile(fmt)
+        return
     if search_specs:
         _bench_search(rules, search_specs, field, deals or 1_200, threads, fmt)
         return
@@ -361,6 +369,25 @@ def bench(rules, seat_specs, deals, threads, search_specs, field, fmt):
                f"{r['payment_rows_per_deal']:.1f} rows); disk {r['disk_bytes_per_deal']:.1f} (seats "
                f"{r['disk_seat_bytes_per_deal']:.1f}, payments {r['disk_payment_bytes_per_deal']:.1f})")
     sys.stdout.flush()
+
+
+def _bench_compile(fmt):
+    """``bench --compile``: the table of :func:`reversis_sim.bench.measure_compile`."""
+    from ..bench import measure_compile
+
+    def said(name, r):
+        if fmt == "text":
+            first = "" if r["first_line_s"] is None else f"{r['first_line_s']:.1f} s to its first line, "
+            click.echo(f"{name}: {first}{r['end_s']:.1f} s in all, {r['cpu_s']:.1f} s of CPU; compiled "
+                       f"{r['compiled']} functions")
+            for kernel, t in sorted(r["kernels"].items(), key=lambda kv: -kv[1])[:8]:
+                click.echo(f"    {t:6.1f} s  {kernel}")
+
+    if fmt == "text":
+        click.echo(f"each from an empty numba cache, on {os.cpu_count()} cores (minutes; a pseudo-terminal each)")
+    r = measure_compile(progress=said)
+    if fmt == "json":
+        click.echo(json.dumps(r, indent=2))
 
 
 def _bench_search(rules, specs, field, deals, threads, fmt):
