@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..policies import SeatView, make_policy
+from ..record import TORN
 from ..reference import DealState
 from .human import Screen
 from .session import DUPLICATE, GAMES, Game, append_record, duplicate, live_record, next_deal, play_one
@@ -124,7 +125,10 @@ def run(game: Game, screen: Screen, out: Path | None, reviewing: Reviewing | Non
         for deal in range(game.n_deals):
             record = play_one(game, screen, deal, pool, double_ante, score, hint)
             if out is not None:
-                append_record(out, record)
+                path, torn = append_record(out, record)
+                if torn == "set aside":
+                    screen.say(f"The last line of {path} was cut short by an earlier crash: it is kept apart in "
+                               f"{path}{TORN}, and this deal is saved after the whole ones.")
             kept.append(record)
             fish = record["result"]["fish"]
             totals = [a + b for a, b in zip(totals, fish)]

@@ -10,7 +10,8 @@ description, chunk id) the result equals an uninterrupted run row for row. Reade
 manifest before using it (:mod:`.read`).
 
 - :mod:`.schema`: the two tables (schema version 2), seat rows and payments; :mod:`.spec`: the run description and
-  its limits; :mod:`.chunks`: completed chunks as ranges; :mod:`.files`: durable writes and the writer's lock;
+  its limits; :mod:`.chunks`: completed chunks as ranges; :mod:`.files`: durable writes, crash-safe appends and the
+  writer's lock;
 - :mod:`.read`: the verified readers; :mod:`.folder`: writing, resuming, repairing; :mod:`.upgrade`: a version-1
   folder rewritten in version 2.
 
@@ -21,7 +22,7 @@ from .. import lazy_exports
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, {
     ".chunks": ("ChunkSet",),
-    ".files": ("LOCK", "FolderLock", "RunError", "write_durably", "write_json_atomic"),
+    ".files": ("LOCK", "TORN", "FolderLock", "RunError", "append_line", "write_durably", "write_json_atomic"),
     ".folder": ("RunFolder", "git_commit", "new_manifest", "repair_manifest", "versions"),
     ".read": ("FORMAT", "MANIFEST", "completed_chunks", "identity_of", "part_files", "part_path", "payments_path",
               "read_manifest", "verify_part"),

@@ -10,7 +10,8 @@ way. Only the evaluations the interrupted run had not reached are simulated (the
 simulated again: it is one comparison).
 
 The journal is ``journal.jsonl`` in the tuning's folder, one JSON object a line, each line written and flushed to
-disk before the search goes on; a line torn by a crash is ignored (that evaluation is simply made again). The
+disk before the search goes on; a line torn by a crash is ignored (that evaluation is simply made again) and set
+aside before the next line is appended (:func:`reversis_sim.record.append_line`), so that no evaluation joins it. The
 folder's manifest records the tuning's settings from the start (``complete: false``), so that ``--resume`` refuses
 other settings in one sentence.
 """
@@ -18,12 +19,11 @@ other settings in one sentence.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from .. import __version__
 from ..policies import changed_meaning
-from ..record import LOCK, RunError, write_json_atomic
+from ..record import LOCK, RunError, append_line, write_json_atomic
 
 JOURNAL = "journal.jsonl"
 """The journal's file name in a tuning folder."""
@@ -67,10 +67,7 @@ class Journal:
         self.known[(context, spec, int(block))] = (float(value), int(deals), int(baseline_deals))
         line = json.dumps({"context": context, "spec": spec, "block": int(block), "value": float(value),
                            "deals": int(deals), "baseline_deals": int(baseline_deals)})
-        with open(self.path, "a") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        append_line(self.path, line)  # a line a crash tore is set aside first, never joined
 
 
 def open_journal(out: str | Path, kind: str, settings: dict, *, resume: bool, force: bool) -> Journal:

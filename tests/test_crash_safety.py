@@ -1,0 +1,90 @@
+"""Nothing lost: a writer killed in the middle of a record leaves an append-only file (a games file, a tuning's
+journal) that the next append repairs or sets aside before it writes, so that every earlier record and the new one
+are read back."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from reversis_sim.engines import get_engine
+from reversis_sim.policies import parse_seats
+from reversis_sim.record import TORN, append_line
+from reversis_sim.rules import PRESETS
+
+KILLED_MID_WRITE = textwrap.dedent("""
+    import os, signal
+    real = os.write
+    def torn(fd, data):  # the process dies after half of the record reached the file
+        real(fd, data[: len(data) // 2])
+        os.kill(os.getpid(), signal.SIGKILL)
+    os.write = torn
+""")
+
+
+def _killed_while(code: str) -> None:
+    """Run ``code`` in a process whose first write to a file is cut in the middle by a SIGKILL."""
+    r = subprocess.run([sys.executable, "-c", KILLED_MID_WRITE + textwrap.dedent(code)], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+
+
+@pytest.fixture(scope="module")
+def records():
+    engine = get_engine("reference")
+    seats = parse_seats(["avoid"], 4)
+    return [engine.deal_record(PRESETS["parlett"], seats, seed=5, match=0, deal=d) for d in range(3)]
+
+
+def test_a_games_file_torn_by_a_killed_writer_loses_nothing_at_the_next_append(tmp_path, records):
+    from reversis_sim.play.records import read_deal_records, read_games
+    from reversis_sim.play.session import GAMES, append_record
+
+    folder = tmp_path / "games"
+    append_record(folder, records[0])
+    _killed_while(f"""
+        import json
+        from pathlib import Path
+        from reversis_sim.play.session import append_record
+        append_record(Path({str(folder)!r}), json.loads({json.dumps(json.dumps(records[1]))}))
+    """)
+    games = folder / GAMES
+    assert not games.read_text().endswith("\n")  # the killed writer's half record
+    assert read_deal_records(folder) == ([records[0]], True)
+    path, done = append_record(folder, records[2])
+    assert (path, done) == (games, "set aside")
+    assert read_deal_records(folder) == (read_games(folder), False) == ([records[0], records[2]], False)
+    assert json.dumps(records[1]).startswith((folder / (GAMES + TORN)).read_text().strip())
+
+
+def test_a_journal_torn_by_a_killed_writer_keeps_every_evaluation(tmp_path):
+    from reversis_sim.tune import Journal
+
+    path = tmp_path / "journal.jsonl"
+    Journal(path).add("ctx", "avoid:take=2", 0, 0.5, 2400, 2400)
+    _killed_while(f"""
+        from reversis_sim.tune import Journal
+        Journal({str(path)!r}).add("ctx", "avoid:take=4", 0, 0.25, 2400, 0)
+    """)
+    assert len(Journal(path)) == 1  # the torn evaluation is made again
+    Journal(path).add("ctx", "avoid:take=4", 0, 0.25, 2400, 0)
+    Journal(path).add("ctx", "avoid:take=6", 1, -0.5, 2400, 2400)
+    again = Journal(path)
+    assert again.get("ctx", "avoid:take=2", 0) == (0.5, 2400, 2400)
+    assert again.get("ctx", "avoid:take=4", 0) == (0.25, 2400, 0)
+    assert again.get("ctx", "avoid:take=6", 1) == (-0.5, 2400, 2400)
+    assert all(json.loads(line) for line in path.read_text().splitlines())
+
+
+def test_a_last_line_that_only_lost_its_newline_is_repaired_not_set_aside(tmp_path):
+    path = tmp_path / "a.jsonl"
+    path.write_text('{"n": 1}\n{"n": 2}')
+    assert append_line(path, '{"n": 3}') == "repaired"
+    assert [json.loads(x)["n"] for x in path.read_text().splitlines()] == [1, 2, 3]
+    assert append_line(path, '{"n": 4}') is None and not Path(str(path) + TORN).exists()
