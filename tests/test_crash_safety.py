@@ -88,3 +88,60 @@ def test_a_last_line_that_only_lost_its_newline_is_repaired_not_set_aside(tmp_pa
     assert append_line(path, '{"n": 3}') == "repaired"
     assert [json.loads(x)["n"] for x in path.read_text().splitlines()] == [1, 2, 3]
     assert append_line(path, '{"n": 4}') is None and not Path(str(path) + TORN).exists()
+
+
+def _truncate(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+FOLDERS = {
+    "compare": ["compare", "--candidate", "avoid", "--baseline", "random", "--deals", "240", "--seed", "3"],
+    "tournament": ["tournament", "--policy", "avoid", "--policy", "random", "--deals", "240", "--seed", "3"],
+    "sweep": ["sweep", "--base", "avoid", "--param", "take=2,4", "--baseline", "avoid", "--deals", "240",
+              "--seed", "3"],
+    "tune": ["tune", "--base", "avoid", "--param", "take=0..8", "--budget-deals", "300000", "--eval-deals", "4800",
+             "--confirm-deals", "48000", "--seed", "5"],
+}
+
+
+def _tables(out: Path) -> dict:
+    import polars as pl
+
+    files = json.loads((out / "manifest.json").read_text())["files"]
+    return {name: pl.read_parquet(out / name) for name in files}
+
+
+@pytest.mark.parametrize("kind", FOLDERS)
+def test_a_damaged_comparison_or_tuning_folder_is_computed_again_on_resume(tmp_path, kind):
+    """A comparison or tuning folder one of whose tables is truncated, missing or another folder's: --resume
+    computes it again (the same tables as before), and refuses a whole folder (nothing to resume)."""
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+
+    def run(*extra):
+        return CliRunner().invoke(main, [*FOLDERS[kind], "--format", "json", *extra])
+
+    out = tmp_path / kind
+    first = run("--out", str(out))
+    assert first.exit_code == 0, first.output
+    before = _tables(out)
+    whole = run("--out", str(out), "--resume")
+    assert whole.exit_code == 1 and "nothing to resume" in whole.output, whole.output
+    names = sorted(before)
+    _truncate(out / names[0])
+    damaged = run("--out", str(out), "--resume")
+    assert damaged.exit_code == 0, damaged.output
+    assert json.loads(damaged.stdout) == json.loads(first.stdout) or kind == "tune"  # tune: its timing differs
+    assert {n: t.equals(before[n]) for n, t in _tables(out).items()} == {n: True for n in names}
+    (out / names[-1]).unlink()
+    assert run("--out", str(out), "--resume").exit_code == 0 and (out / names[-1]).is_file()
+    if kind == "compare":  # another comparison's table copied in
+        other = tmp_path / "other"
+        assert CliRunner().invoke(main, [*FOLDERS[kind][:-1], "4", "--out", str(other)]).exit_code == 0
+        (out / names[0]).write_bytes((other / names[0]).read_bytes())
+        foreign = run("--out", str(out), "--resume")
+        assert foreign.exit_code == 0 and _tables(out)[names[0]].equals(before[names[0]]), foreign.output
+    other = run("--out", str(out), "--resume", "--seed", "9")
+    assert other.exit_code == 1 and "other settings" in other.output and "Traceback" not in other.output

@@ -66,6 +66,21 @@ def _print_frame(frame, title: str) -> None:
         click.echo(f"\n## {title}\n{frame}")
 
 
+def _resume_option(kind: str):
+    return click.option("--resume", is_flag=True,
+                        help=f"Compute again the {kind} in --out (the same settings) where one of its tables is "
+                             "truncated, missing or foreign; a whole folder is left as it is.")
+
+
+def _folder_options(out, force: bool, resume: bool) -> None:
+    """``--resume`` needs the folder it repairs, and excludes ``--force``: one sentence, exit 2."""
+    if resume and out is None:
+        raise click.UsageError("--resume computes again the damaged tables of the folder --out: give --out")
+    if resume and force:
+        raise click.UsageError("--resume keeps the folder and recomputes what is damaged, --force replaces it: give "
+                               "one of the two")
+
+
 def _grid_value(param, text: str) -> float:
     """One value of a sweep's ``--param``: a number, or for a parameter ``param`` that names a choice
     (``search:infer=rollout``) one of its names; a ``ValueError`` saying what it should be otherwise. ``param``:
@@ -95,6 +110,7 @@ def _grid_value(param, text: str) -> float:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Write the comparison as a folder (Parquet + manifest).")
 @click.option("--force", is_flag=True, help="Overwrite an existing comparison folder.")
+@_resume_option("comparison")
 @click.option("--sprt", is_flag=True, help="Sequential test: stop as soon as the GSPRT decides.")
 @click.option("--delta", type=float, default=None, help="SPRT: the smallest gain (fish per deal) worth finding.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
@@ -104,8 +120,8 @@ def _grid_value(param, text: str) -> float:
 @click.option("--batch-deals", type=click.IntRange(1), default=6_000, show_default=True,
               help="SPRT: deals per batch between looks.")
 @with_constraint_options
-def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseline, field, deals, out, force, sprt,
-            delta, alpha, beta, batch_deals, predeal, where):
+def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseline, field, deals, out, force, resume,
+            sprt, delta, alpha, beta, batch_deals, predeal, where):
     """Is CANDIDATE better than BASELINE? Duplicate deals: the same matches (same cards, same policy
     randomness) are played with the candidate and with the baseline in each seat in turn against the field.
     Prints the paired mean difference in fish per deal (candidate minus baseline) with its 95% CI, the
@@ -123,6 +139,7 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
     from ..overrides import label
 
     rules = with_rule_overrides(rules, rule_overrides)
+    _folder_options(out, force, resume)
     constraints = deals_from(rules, predeal, where, quiet=fmt == "json")
     try:
         if sprt:
@@ -147,7 +164,8 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
             summary = library.json_ready(res.summary())
         else:
             res = working(library.compare, rules, candidate, baseline, field, n_matches=matches_of(rules, deals),
-                          seed=seed, engine=engine, threads=threads, out=out, force=force, deals=constraints)
+                          seed=seed, engine=engine, threads=threads, out=out, force=force, deals=constraints,
+                          resume=resume)
             summary = res.json_summary()
     except REFUSALS as e:
         fail(e)
@@ -180,8 +198,10 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
               help="Deals per pairing (whole matches); pairwise claims from 4,000 matches (48,000 deals).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the tables as a folder.")
 @click.option("--force", is_flag=True, help="Overwrite an existing tournament folder.")
+@_resume_option("tournament")
 @with_constraint_options
-def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deals, out, force, predeal, where):
+def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deals, out, force, resume, predeal,
+               where):
     """Seat every policy in every seat against three copies of every policy, on the same deals: the payoff
     matrix (fish per deal of the row policy against a field of the column policy, with 95% CIs), a ranking,
     and pairwise claims corrected for multiple comparisons (Holm).
@@ -195,10 +215,11 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
     rules = with_rule_overrides(rules, rule_overrides)
     if len(policies) < 2:
         raise click.UsageError("a tournament needs at least two --policy")
+    _folder_options(out, force, resume)
     constraints = deals_from(rules, predeal, where, quiet=fmt == "json")
     try:
         res = working(library.tournament, rules, list(policies), n_matches=matches_of(rules, deals), seed=seed,
-                      engine=engine, threads=threads, out=out, force=force, deals=constraints)
+                      engine=engine, threads=threads, out=out, force=force, deals=constraints, resume=resume)
     except REFUSALS as e:
         fail(e)
     except OSError as e:
@@ -234,8 +255,9 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
 @click.option("--confirm-deals", type=click.IntRange(1), default=None, help="Deals of the confirmation.")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the grid as a folder.")
 @click.option("--force", is_flag=True, help="Overwrite an existing sweep folder.")
+@_resume_option("sweep")
 def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, baseline, field, deals, confirm_seed,
-              confirm_deals, out, force):
+          confirm_deals, out, force, resume):
     """Evaluate a grid of parameter values of BASE against BASELINE with paired statistics, Holm-corrected
     across the grid; with --confirm-seed the best setting found is re-tested alone on fresh deals.
 
@@ -248,6 +270,7 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
     rules = with_rule_overrides(rules, rule_overrides)
     from ..policies import FAMILIES, parse_spec
 
+    _folder_options(out, force, resume)
     family = {q.name: q for q in FAMILIES[parse_spec(base).family].params}  # base was checked by its option
     grid = {}
     for p in params:
@@ -262,7 +285,7 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
         res = working(library.sweep, rules, base, grid, baseline, field=field, n_matches=matches_of(rules, deals),
                       seed=seed, confirm_seed=confirm_seed,
                       confirm_matches=None if confirm_deals is None else matches_of(rules, confirm_deals),
-                      engine=engine, threads=threads, out=out, force=force)
+                      engine=engine, threads=threads, out=out, force=force, resume=resume)
     except REFUSALS as e:
         fail(e)
     except OSError as e:

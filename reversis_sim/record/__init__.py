@@ -26,6 +26,7 @@ __getattr__, __dir__, __all__ = lazy_exports(__name__, {
     ".folder": ("RunFolder", "git_commit", "new_manifest", "repair_manifest", "versions"),
     ".read": ("FORMAT", "MANIFEST", "completed_chunks", "identity_of", "part_files", "part_path", "payments_path",
               "read_manifest", "verify_part"),
+    ".tables": ("OWNER_KEY", "fingerprint", "owned_problem", "write_owned"),
     ".schema": ("META_KEY", "PAYMENTS_SCHEMA", "SCHEMA", "SCHEMA_VERSION", "WRITE_OPTIONS", "payment_table",
                 "seat_table"),
     ".spec": ("MAX_CHUNK_DEALS", "MAX_DEALS", "MAX_MATCH_DEALS", "MAX_MATCHES", "MIN_MATCHES", "RunSpec",

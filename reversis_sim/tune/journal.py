@@ -45,6 +45,7 @@ class Journal:
                     continue  # a line torn by a crash: that evaluation is made again
         self.loaded = set(self.known)
         self._read_back: set = set()
+        self.damaged: list[str] = []  # a complete tuning's damaged tables, which a resume writes again
 
     def __len__(self) -> int:
         return len(self.known)
@@ -73,9 +74,10 @@ class Journal:
 def open_journal(out: str | Path, kind: str, settings: dict, *, resume: bool, force: bool) -> Journal:
     """The journal of the tuning folder ``out`` (``kind``: tune or best-response): a new one, the folder made ready
     (refused if it holds anything else, unless ``force`` and it is a folder of the same kind), or with ``resume``
-    the journal of an interrupted tuning of exactly these ``settings``. :class:`RunError` in one sentence when the
-    folder cannot be used so."""
-    from ..compare.folders import COMPARE_FORMAT, check_out
+    the journal of an interrupted tuning of exactly these ``settings``, or of a complete one one of whose tables is
+    truncated, missing or foreign (its ``damaged``: the tuning is made again from the journal and its tables
+    written anew). :class:`RunError` in one sentence when the folder cannot be used so."""
+    from ..compare.folders import COMPARE_FORMAT, check_out, folder_problems
 
     out = Path(out)
     manifest_path = out / "manifest.json"
@@ -87,9 +89,12 @@ def open_journal(out: str | Path, kind: str, settings: dict, *, resume: bool, fo
                            f"--resume") from None
         if manifest.get("format") != COMPARE_FORMAT or manifest.get("kind") != kind:
             raise RunError(f"{out} is not a {kind} folder; nothing to resume there")
-        if manifest.get("complete", True):
-            raise RunError(f"{out} holds a complete {kind}: nothing to resume (read its manifest.json, or give "
-                           f"--force instead of --resume to run it again)")
+        damaged = []
+        if manifest.get("complete", True) and manifest.get("settings") in (None, settings):
+            damaged = folder_problems(out, kind, settings, manifest) if manifest.get("settings") else []
+            if not damaged:
+                raise RunError(f"{out} holds a complete {kind}: nothing to resume (read its manifest.json, or give "
+                               f"--force instead of --resume to run it again)")
         recorded = [v for v in (manifest.get("settings") or {}).values() if isinstance(v, str)]
         stale = changed_meaning(recorded, manifest.get("package_version"))
         if stale:
@@ -99,7 +104,9 @@ def open_journal(out: str | Path, kind: str, settings: dict, *, resume: bool, fo
             differ = sorted(k for k in set(theirs) | set(mine) if theirs.get(k) != mine.get(k))
             raise RunError(f"{out} was started with other settings ({', '.join(differ)} differ): --resume continues "
                            f"exactly the interrupted command; give its settings, or --force to start again")
-        return Journal(out / JOURNAL)
+        journal = Journal(out / JOURNAL)
+        journal.damaged = damaged
+        return journal
     if not force and _interrupted(manifest_path, kind):
         raise RunError(f"{out} holds an interrupted {kind}: continue it with --resume (the same settings), or give "
                        f"--force to start again")
