@@ -101,3 +101,13 @@ def test_review_of_a_record_is_the_review_from_the_record(tmp_path, records):
     r = _run("review", "--record", path, "--deal", "1", "--worlds", "4", "--ascii")
     assert r.exit_code == 0 and "deal 1" in r.output
     assert all(f"S{s}  " in r.output and "decisions not forced" in r.output for s in range(4))
+
+
+def test_kept_deals_are_not_reviewed_in_worlds_that_give_no_standard_error(tmp_path, records):
+    """One or two worlds cannot give a loss its standard error (half the worlds choose, the others measure): refused
+    by review --record and by play, one sentence, exit 2."""
+    path = _file(tmp_path, records)
+    r = _run("review", "--record", path, "--worlds", "2")
+    assert r.exit_code == 2 and "needs two measuring worlds" in r.output and "Traceback" not in r.output
+    r = _run("play", "--summary", "--out", str(tmp_path), "--worlds", "1")
+    assert r.exit_code == 2 and "--worlds" in r.output and "3<=x<=1024" in r.output

@@ -139,6 +139,8 @@ def test_one_deal_reviewed_as_json_and_as_text():
 @pytest.mark.parametrize("args, message", [
     (["--review-seat", "4"], "review seat 4 is out of range"),
     (["--worlds", "0"], "--worlds 0"),
+    (["--worlds", "1"], "needs two measuring worlds"),  # one world would choose and measure the same loss
+    (["--worlds", "2"], "needs two measuring worlds"),  # one measuring world: every standard error 0
     (["--deal", "12"], "deal 12 is out of range"),
     (["--seat", "search:worlds=16,rollout=tuned", "--worlds", "32"], "an equally noisy copy of itself"),
     (["--rollout", "search"], "must be a heuristic"),

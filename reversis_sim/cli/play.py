@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ..keys import MAX_SEED
+from ..review.settings import MAX_WORLDS, MIN_WORLDS
 from .options import command, fail, rule_option, rules_option, seats_of, with_rule_overrides
 
 DEFAULT_BOT = "tuned"
@@ -35,8 +36,9 @@ DEFAULT_BOT = "tuned"
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep every finished deal's record in DIR/games.jsonl (appended; replay, refereeing and "
                    "review read it).")
-@click.option("--worlds", type=click.IntRange(1, 1024), default=16, show_default=True,
-              help="Worlds each decision is played out in by the review after each deal (and by --summary).")
+@click.option("--worlds", type=click.IntRange(MIN_WORLDS, MAX_WORLDS), default=16, show_default=True,
+              help="Worlds each decision is played out in by the review after each deal (and by --summary); half "
+                   "choose the best option, the others measure the loss and its standard error.")
 @click.option("--no-review", is_flag=True, help="Skip the review and the duplicate deal after each deal.")
 @click.option("--summary", is_flag=True, help="Play nothing: summarize the person's deals kept in --out DIR (the "
                                               "error rate beside the bot ladder, fish against tuned's).")

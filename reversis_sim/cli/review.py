@@ -10,7 +10,15 @@ from pathlib import Path
 import click
 
 from ..record import MAX_DEALS, MAX_MATCHES
-from ..review.settings import DEFAULT_LUCK_SAMPLES, DEFAULT_ROLLOUT, DEFAULT_WORLDS, MAX_WORLDS, ReviewError
+from ..review.settings import (
+    DEFAULT_LUCK_SAMPLES,
+    DEFAULT_ROLLOUT,
+    DEFAULT_WORLDS,
+    MAX_WORLDS,
+    MIN_WORLDS,
+    ReviewError,
+    check_worlds,
+)
 from .options import (
     command,
     compiling_notice,
@@ -56,8 +64,9 @@ from .options import (
 @click.option("--force", is_flag=True, help="Many deals: replace the review folder --out.")
 @threads_option
 @click.option("--worlds", type=int, default=DEFAULT_WORLDS, show_default=True,
-              help=f"Worlds each decision is played out in (1 to {MAX_WORLDS}), the same for every option: half "
-                   "choose the best option, half measure the values.")
+              help=f"Worlds each decision is played out in ({MIN_WORLDS} to {MAX_WORLDS}), the same for every "
+                   "option: half choose the best option, the others measure the values and the loss's standard "
+                   "error.")
 @click.option("--rollout", default=DEFAULT_ROLLOUT, show_default=True, callback=policy_spec, metavar="SPEC",
               help="The heuristic that plays the rest of the deal in every seat of the reviewer's rollouts.")
 @click.option("--luck-samples", type=int, default=None,
@@ -146,8 +155,10 @@ def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_sample
     if fmt == "csv":
         raise click.UsageError("--format csv is the table of a review over many deals (--policy); --record prints "
                                "text or json")
-    if not 1 <= worlds <= MAX_WORLDS:
-        raise click.BadParameter(f"{worlds} worlds: give 1 to {MAX_WORLDS}", param_hint="'--worlds'")
+    try:
+        check_worlds(worlds)
+    except ReviewError as e:
+        raise click.UsageError(str(e)) from None
     records = kept_records(ctx, path, index)
     from ..play.records import people
     from ..play.verdict import review_record

@@ -10,6 +10,10 @@ from ..policies import PolicySpec, parse_spec
 
 MAX_WORLDS = 1024
 """The most worlds a decision is reviewed in (the kernel's ``review_nb.MAX_WORLDS``; a test keeps them equal)."""
+MIN_WORLDS = 3
+"""The fewest worlds a decision is reviewed in: half of them (one, of three) choose the best option and the others
+measure its loss, whose standard error, from which the marks ?! ? ?? are judged, needs two measuring worlds (one
+world would choose and measure at once; with two, one measures and every standard error is 0)."""
 DEFAULT_WORLDS = 16
 """The worlds of a review when none is given: 8 choose the best option, 8 measure the loss. At it the error rate's
 interval was measured to hold from 1,000 matches (docs/review.md; at 32 worlds the losses are more skewed and
@@ -49,6 +53,15 @@ def _name(spec: PolicySpec) -> str:
     return spec.text
 
 
+def check_worlds(worlds: int) -> None:
+    """A :class:`ReviewError` sentence unless a decision can be reviewed in ``worlds`` worlds, a standard error
+    included (:data:`MIN_WORLDS` to :data:`MAX_WORLDS`)."""
+    if not MIN_WORLDS <= int(worlds) <= MAX_WORLDS:
+        raise ReviewError(f"--worlds {worlds}: a decision is reviewed in {MIN_WORLDS} to {MAX_WORLDS} worlds (each "
+                          "option played out in every one): half choose the best option and the others measure the "
+                          "loss, whose standard error, by which a loss is marked, needs two measuring worlds")
+
+
 def review_settings(n_seats: int, table: Sequence[PolicySpec], seats: Sequence[int] | None, worlds: int,
                     rollout: str | PolicySpec, luck_samples: int) -> ReviewSettings:
     """The settings of a review of ``seats`` (None: every seat) at the table ``table``, checked: every refusal is
@@ -57,9 +70,7 @@ def review_settings(n_seats: int, table: Sequence[PolicySpec], seats: Sequence[i
     for s in chosen:
         if not 0 <= s < n_seats:
             raise ReviewError(f"review seat {s} is out of range: the table has seats 0..{n_seats - 1}")
-    if not 1 <= int(worlds) <= MAX_WORLDS:
-        raise ReviewError(f"--worlds {worlds}: a decision is reviewed in 1 to {MAX_WORLDS} worlds (each option is "
-                          "played out in every one)")
+    check_worlds(worlds)
     spec = parse_spec(rollout) if isinstance(rollout, str) else rollout
     if spec.family == "search":
         raise ReviewError("the reviewer's rollout policy must be a heuristic: a search rolling out with a search "
