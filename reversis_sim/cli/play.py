@@ -52,9 +52,9 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
          fmt, ascii_):
     """Play Reversis against the bots: your hand by suit, the talon exchange, the declaration where the rules
     allow one, then trick by trick. Type a card to play it (JH, QS, 10S where the deck has tens), '?' for your
-    legal cards, 'hint' for the search's card and the value of each option. After each deal: your decisions
-    reviewed (the best option, your loss, the marks), the same cards with tuned in your seat, and the running
-    fish. Ctrl-C keeps the finished deals.
+    legal cards, 'hint' for the card to play and the value of each option (at the talon: the search player's
+    exchange). After each deal: your decisions reviewed (the best option, your loss, the marks), the same cards
+    with tuned in your seat, and the running fish. 'quit', Ctrl-C or Ctrl-D stops, keeping the finished deals.
 
     \b
     Example:
@@ -86,7 +86,7 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
     screen = Screen(say=click.echo, ask=_ask, ascii=ascii_, speed=speed)
     click.echo(f"reversis-sim play: {rules.name}, seed {seed}, match {match}, {game.n_deals} deal"
                f"{'s' if game.n_deals > 1 else ''}; you are S{you}. Type a card (JH, QS), '?' for your legal cards, "
-               "'hint' for the search's advice; Ctrl-C stops (the finished deals are kept).")
+               "'hint' for advice; 'quit' (or Ctrl-C, Ctrl-D) stops, and the finished deals are kept.")
     try:
         run(game, screen, out, None if no_review else Reviewing(worlds=worlds),
             Hint(screen, working=compiling_notice), working=compiling_notice)

@@ -1,6 +1,6 @@
-"""A session at the table (issue 29): the deals played one after the other (the pool carried), each kept, each
-followed by its review, its duplicate deal and the running fish; ``hint`` during play; Ctrl-C and the end of
-input end it with every finished deal kept, and say so.
+"""A session at the table: the deals played one after the other (the pool carried), each kept, each followed by its
+review, its duplicate deal and the running fish; ``hint`` during play; ``quit``, Ctrl-C and the end of input end it
+with every finished deal kept, and say so.
 
 The review and the hint load numba (:mod:`.verdict`); the deal itself is the reference engine's (:mod:`.session`).
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 from ..policies import SeatView, make_policy
 from ..record import TORN
 from ..reference import DealState
-from .human import Screen
+from .human import Quit, Screen
 from .session import DUPLICATE, GAMES, Game, append_record, duplicate, live_record, next_deal, play_one
 
 HINT_SEARCH = "search"
@@ -45,8 +45,10 @@ class SessionEnd(Exception):
 
 
 class Hint:
-    """``hint``: the search's card for the decision in progress, and every option's value in the worlds the review
-    draws (:class:`.verdict.Reviewer`, the same numbers the review after the deal shows for this decision)."""
+    """``hint``: one answer to "what should I play?". At a card: the best option in the worlds the review draws
+    (:class:`.verdict.Reviewer`, the same numbers the review after the deal shows for this decision), with every
+    option's value; the search player's card is named as such where it differs. At the talon: the search player's
+    exchange (its rollout heuristic's), which the review after the deal values option by option."""
 
     def __init__(self, screen: Screen, worlds: int = HINT_WORLDS, rollout: str = "tuned", search: str = HINT_SEARCH,
                  working: Callable[[], AbstractContextManager] = nullcontext):
@@ -54,10 +56,12 @@ class Hint:
         self.search = make_policy(search)
         self.search_name = search
 
-    def __call__(self, g: DealState, view: SeatView, legal: tuple[int, ...]) -> list[str]:
+    def __call__(self, g: DealState, view: SeatView, legal: tuple[int, ...] | None) -> list[str]:
         from .verdict import Decision, Reviewer
 
         s = self.screen
+        if legal is None:
+            return self._exchange(view)
         if len(legal) == 1:
             return [f"Hint: {s.card(legal[0])} is your only legal card."]
         with self.working():
@@ -66,16 +70,26 @@ class Hint:
             leader = view.seat if view.leader is None else view.leader
             d = Decision(view.seat, view.trick_index, len(view.current), leader, view.hand, legal, view.current, card)
             verdict = rv.verdict(d)
-        lines = [f"Hint: the search ({self.search_name}) plays {s.card(card)}; the reviewer's best is "
-                 f"{s.card(_code(verdict['best'])) if verdict else s.card(card)}."]
         if verdict is None:
-            lines.append("  Every legal card comes to the same here.")
-            return lines
+            return [f"Hint: play {s.card(card)} (the search player's card); every legal card comes to the same here."]
+        best = _code(verdict["best"])
+        lines = [f"Hint: play {s.card(best)}."]
         opts = sorted(verdict["options"], key=lambda o: -o["value"])
         lines.append(f"  Each option played out in {verdict['worlds']} worlds of what you know by {self.rollout} "
                      "(fish for you, ± one standard error):")
         lines.append("  " + "   ".join(f"{s.card(_code(o['card']))} {o['value']:+.1f} ± {o['se']:.1f}" for o in opts))
+        if card != best:
+            lines.append(f"  (The search player, {self.search_name}, would play {s.card(card)}.)")
         return lines
+
+    def _exchange(self, view: SeatView) -> list[str]:
+        """The talon: the search player's exchange, named as such."""
+        s = self.screen
+        with self.working():
+            card = self.search.exchange(view)
+        what = "keep your hand" if card is None else f"discard {s.card(card)}"
+        return [f"Hint: {what} (the search player's exchange, {self.search_name}'s; the review after the deal "
+                "values each option)."]
 
 
 def _code(name: str) -> int:
@@ -148,6 +162,9 @@ def run(game: Game, screen: Screen, out: Path | None, reviewing: Reviewing | Non
         screen.say("")
         screen.say(f"Interrupted: {_kept(kept, where)}; the deal in progress is not kept.")
         raise SessionEnd(130, kept) from None
+    except Quit:
+        screen.say(f"You quit: {_kept(kept, where)}; the deal in progress is not kept.")
+        raise SessionEnd(0, kept) from None
     except EOFError:
         screen.say("")
         screen.say(f"End of input: {_kept(kept, where)}; the deal in progress is not kept.")
