@@ -66,6 +66,28 @@ def test_bad_input_gets_one_clear_sentence_and_no_traceback(args, message):
     assert "Traceback" not in r.output and isinstance(r.exception, SystemExit)
 
 
+@pytest.mark.parametrize("args,message", [
+    (["compare", "--candidate", "avoid", "--baseline", "random", "--delta", "1"],
+     "--delta sets the sequential test: add --sprt, or leave it out"),
+    (["compare", "--candidate", "avoid", "--baseline", "random", "--alpha", "0.1", "--beta", "0.1"],
+     "--alpha, --beta set the sequential test"),
+    (["compare", "--candidate", "avoid", "--baseline", "random", "--sprt", "--delta", "1", "--out", "x"],
+     "--sprt stops when the test decides and writes no folder"),
+    (["compare", "--candidate", "avoid", "--baseline", "random", "--resume"], "give --out"),
+    (["sweep", "--base", "avoid", "--param", "take=2,4", "--param", "take=8", "--baseline", "avoid"],
+     "take is given twice; give each parameter once"),
+    (["review", "--seed", "7", "--deal", "3", "--out", "x"], "--out belongs to a review of a player over many deals"),
+    (["review", "--seed", "7", "--deal", "3", "--resume", "--force"], "--resume, --force belong to a review of a"),
+    (["review", "--policy", "avoid", "--out", "x", "--resume", "--force"], "give one of the two"),
+    (["review", "--record", "x.jsonl", "--deals", "1200"], "--deals belongs to a review of a player over many"),
+    (["play", "--summary", "--show", "0", "--out", "x"], "give one of the two"),
+    (["play", "--show", "0", "--seed", "3", "--out", "x"], "--seed sets a game to play; --show plays nothing"),
+])
+def test_an_option_that_does_not_apply_is_refused_in_one_sentence(args, message):
+    r = run(*args)
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output, r.output
+
+
 def test_simulate_writes_a_run_and_prints_a_summary_as_json(tmp_path):
     out = tmp_path / "run"
     r = run("simulate", "--engine", "reference", "--deals", "48", "--seed", "3", "--format", "json", "--quiet",

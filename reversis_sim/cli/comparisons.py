@@ -81,6 +81,23 @@ def _folder_options(out, force: bool, resume: bool) -> None:
                                "one of the two")
 
 
+def _only_with_sprt(sprt: bool, out) -> None:
+    """The options of the sequential test, refused without ``--sprt`` (and ``--out``, which it does not write)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    if sprt:
+        if out is not None:
+            raise click.UsageError("--sprt stops when the test decides and writes no folder: leave out --out (or "
+                                   "--sprt, for a comparison of a fixed size written to --out)")
+        return
+    given = [f"--{name.replace('_', '-')}" for name in ("delta", "alpha", "beta", "batch_deals")
+             if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+    if given:
+        raise click.UsageError(f"{', '.join(given)} {'sets' if len(given) == 1 else 'set'} the sequential test: add "
+                               f"--sprt, or leave {'it' if len(given) == 1 else 'them'} out")
+
+
 def _grid_value(param, text: str) -> float:
     """One value of a sweep's ``--param``: a number, or for a parameter ``param`` that names a choice
     (``search:infer=rollout``) one of its names; a ``ValueError`` saying what it should be otherwise. ``param``:
@@ -139,6 +156,7 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
     from ..overrides import label
 
     rules = with_rule_overrides(rules, rule_overrides)
+    _only_with_sprt(sprt, out)
     _folder_options(out, force, resume)
     constraints = deals_from(rules, predeal, where, quiet=fmt == "json")
     try:
@@ -275,6 +293,9 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
     grid = {}
     for p in params:
         name, eq, values = p.partition("=")
+        if name.strip() in grid:
+            raise click.BadParameter(f"{name.strip()} is given twice; give each parameter once, its values "
+                                     f"together ({name.strip()}=V1,V2,...)", param_hint="'--param'")
         try:
             grid[name.strip()] = [_grid_value(family.get(name.strip()), v) for v in values.split(",") if v.strip()]
         except ValueError as e:

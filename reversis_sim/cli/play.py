@@ -63,6 +63,7 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
       reversis-sim play --show 0 --out games
     """
     if summary or show is not None:
+        _reading_only(summary, show)
         _kept(out, worlds, fmt, ascii_, show)
         return
     if fmt != "text":
@@ -94,6 +95,27 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
         sys.exit(e.code)
     except (OSError, ValueError) as e:
         fail(e)
+
+
+GAME_OPTIONS = ("rules", "rule_overrides", "seat_specs", "you", "seed", "match", "n_deals", "speed", "no_review")
+"""The options of a game to play, which ``--summary`` and ``--show`` (they play nothing) do not take."""
+
+
+def _reading_only(summary: bool, show: int | None) -> None:
+    """``--summary`` and ``--show`` each read the kept games, one at a time, playing nothing: one sentence, exit 2,
+    for both, or for an option of a game given beside them."""
+    from click.core import ParameterSource
+
+    if summary and show is not None:
+        raise click.UsageError("--summary sums up every kept deal and --show K draws one: give one of the two")
+    ctx = click.get_current_context()
+    given = [next(o for o in p.opts if o.startswith("--")) for p in ctx.command.params
+             if p.name in GAME_OPTIONS and ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE]
+    if given:
+        what = "--summary" if summary else "--show"
+        one = len(given) == 1
+        raise click.UsageError(f"{', '.join(given)} set{'s' if one else ''} a game to play; {what} plays nothing (it "
+                               f"reads the deals kept in --out): leave {'it' if one else 'them'} out")
 
 
 def _ask(prompt: str) -> str:
