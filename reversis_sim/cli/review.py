@@ -107,6 +107,11 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
 
     if ascii_ and fmt != "text":
         raise click.UsageError("--ascii chooses the suits of the text review; add --format text")
+    if policy is None:
+        _refuse_many_deals_options(ctx, "--record FILE" if record_file is not None else "--deal D")
+    elif resume and force:
+        raise click.UsageError("--resume keeps the review in --out and continues it, --force replaces it: give one "
+                               "of the two")
     if record_file is not None:
         return _review_records(ctx, record_file, deal, review_seats, worlds, rollout, luck_samples, fmt, ascii_,
                                policy is not None or scheduler is not None)
@@ -142,6 +147,25 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
         except ValueError as e:  # a parlett_simple match that ended before this deal, a rule set the engine refuses
             fail(e)
     click.echo(json.dumps(result) if fmt == "json" else review_text(result, ascii=ascii_))
+
+
+MANY_DEALS = ("field", "n_deals", "out", "resume", "force", "quiet", "figures", "threads")
+"""The options of a review of a player over many deals (``--policy``), which a review of one deal or of kept deals
+does not take."""
+
+
+def _refuse_many_deals_options(ctx, what: str) -> None:
+    """One sentence, exit 2, for an option of a review over many deals given to a review of one deal or of a file."""
+    from click.core import ParameterSource
+
+    given = [next(o for o in p.opts if o.startswith("--")) if p.name != "figures" else
+             ("--figures" if ctx.params["figures"] else "--no-figures")
+             for p in ctx.command.params
+             if p.name in MANY_DEALS and ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE]
+    if given:
+        raise click.UsageError(f"{', '.join(given)} belong{'s' if len(given) == 1 else ''} to a review of a player "
+                               f"over many deals (--policy), kept in a folder; {what} is reviewed and printed, not "
+                               f"kept: leave {'it' if len(given) == 1 else 'them'} out")
 
 
 def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_samples, fmt, ascii_, many):
