@@ -53,7 +53,15 @@ def test_a_record_that_does_not_settle_the_same_is_refused_naming_the_field(tmp_
     forged = json.loads(json.dumps(records[1]))
     forged["result"]["fish"][0] += 1
     r = _run("replay", "--record", _file(tmp_path, [records[0], forged]))
-    assert r.exit_code == 2 and "record 1 does not replay" in r.output and "'result'" in r.output
+    fish = records[1]["result"]["fish"][0]
+    assert r.exit_code == 2 and "record 1 does not replay: its result.fish[0] is not what the reference engine " \
+        f"settles from its cards ({fish + 1} recorded, {fish} settled)" in " ".join(r.output.split())
+    winner = json.loads(json.dumps(records[1]))
+    winner["result"]["party_winner"] = (records[1]["result"]["party_winner"] + 1) % 4
+    r = _run("review", "--record", _file(tmp_path, [winner]))  # the field that differs, named, with both values
+    assert r.exit_code == 2 and f"its result.party_winner is not what the reference engine settles from its cards " \
+        f"({winner['result']['party_winner']} recorded, {records[1]['result']['party_winner']} settled)" in \
+        " ".join(r.output.split())
     illegal = json.loads(json.dumps(records[0]))
     t = illegal["tricks"][0]
     t["cards"][1], t["cards"][2] = t["cards"][2], t["cards"][1]  # two seats' cards swapped: not in their hands
