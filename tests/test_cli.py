@@ -110,6 +110,19 @@ def test_analyze_refuses_a_folder_that_is_not_a_run(tmp_path):
     assert r.exit_code != 0 and "is not a run folder" in r.output and "Traceback" not in r.output
 
 
+@pytest.mark.parametrize("command", ["analyze", "plot", "hands"])
+def test_a_review_or_games_folder_given_for_a_run_says_what_it_is_and_what_reads_it(tmp_path, command):
+    review, games = tmp_path / "review", tmp_path / "games"
+    review.mkdir()
+    (review / "manifest.json").write_text(json.dumps({"format": "reversis-review/2", "chunks_done": []}))
+    r = run(command, str(review))
+    assert r.exit_code == 1 and "is a review folder" in r.output and "--resume" in r.output, r.output
+    games.mkdir()
+    (games / "games.jsonl").write_text("")
+    r = run(command, str(games))
+    assert r.exit_code == 1 and "is a games folder of 'play'" in r.output and "play --summary" in r.output, r.output
+
+
 def test_rules_and_policies_list_their_items_as_data():
     rules = json.loads(run("rules", "--format", "json").output)
     assert "parlett" in [x["name"] for x in rules]
