@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..analysis.names import HAND_FEATURES, TABLES
+from ..analysis.names import HAND_FEATURES, TABLES, hand_feature_of, hand_table_names
 from .options import command, folder_errors
 
 TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
@@ -20,11 +20,13 @@ TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_datafra
 @command("analyze")
 @click.argument("run_dir", type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
-@click.option("--table", "tables", type=click.Choice(TABLES), multiple=True,
-              help="Only these tables (csv takes exactly one; default: all, or fish_by_seat for csv).")
+@click.option("--table", "tables", type=click.Choice(TABLES + hand_table_names()), multiple=True,
+              help="Only these tables, a table by the hand dealt included (fish_by_hearts) (csv takes exactly one; "
+                   "default: all, or fish_by_seat for csv).")
 @click.option("--hand", "hand_features", multiple=True, type=click.Choice(HAND_FEATURES),
-              help="Add the tables by this feature of the hand dealt: fish_by_<F> and quinola_by_<F> (repeatable; "
-                   "'reversis-sim hands' also draws them).")
+              help="Add the tables by this feature of the hand dealt: fish_by_<F>, quinola_by_<F> and "
+                   "quinola_cost_by_<F> (repeatable; with --table, only the tables named are printed; 'reversis-sim "
+                   "hands' also draws them).")
 def analyze(run_dir, fmt, tables, hand_features):
     """Print the analysis of a run folder: expected fish per deal by seat, by position relative to the dealer
     and by policy (95% CIs, the match as the sampling unit); the Quinola's fate and cost for its holder; reversis
@@ -40,15 +42,18 @@ def analyze(run_dir, fmt, tables, hand_features):
     from ..analysis import analysis_tables
     from ..analysis.hands import hand_tables
 
-    extra = [n for f in hand_features for n in (f"fish_by_{f}", f"quinola_by_{f}")]
-    names = list(tables) + extra if tables or fmt == "csv" else list(TABLES) + extra
-    names = names or ["fish_by_seat"]
+    extra = list(hand_table_names(hand_features))
+    if tables:
+        names = list(dict.fromkeys(tables))
+    else:
+        names = (extra or ["fish_by_seat"]) if fmt == "csv" else list(TABLES) + extra
     if fmt == "csv" and len(names) != 1:
         raise click.UsageError("--format csv prints one table: give exactly one --table")
+    features = list(dict.fromkeys([*hand_features, *(f for f in map(hand_feature_of, names) if f)]))
     with folder_errors(run_dir, "check the folder and its files"):
-        all_tables = analysis_tables(run_dir)
-        if hand_features:
-            all_tables.update(hand_tables(run_dir, hand_features))
+        all_tables = analysis_tables(run_dir) if any(n in TABLES for n in names) else {}
+        if features:
+            all_tables.update(hand_tables(run_dir, features))
     if fmt == "csv":
         click.echo(all_tables[names[0]].write_csv(), nl=False)
         return

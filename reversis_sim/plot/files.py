@@ -75,5 +75,6 @@ def write_hand_figures(run_dir: str | Path, tables: dict, features: Sequence[str
     """One figure per hand feature (:func:`.hand_figures.your_hand`) from the tables of
     :func:`reversis_sim.analysis.hands.hand_tables`, into :func:`hand_figure_path`; returns the paths written."""
     caption = run_caption(manifest)
-    return [save_figure(your_hand(tables[f"fish_by_{f}"], tables[f"quinola_by_{f}"], f, caption=caption,
-                                  conditional=conditional), hand_figure_path(run_dir, f)) for f in features]
+    return [save_figure(your_hand(tables[f"fish_by_{f}"], tables[f"quinola_by_{f}"], tables[f"quinola_cost_by_{f}"],
+                                  f, caption=caption, conditional=conditional), hand_figure_path(run_dir, f))
+            for f in features]
