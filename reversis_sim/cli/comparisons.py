@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from .options import (
@@ -13,10 +11,13 @@ from .options import (
     command,
     deals_from,
     fail,
+    json_text,
     matches_of,
     named_policy,
     os_fault,
     policy_spec,
+    refusal_note,
+    shown_frame,
     with_common_options,
     with_constraint_options,
     with_rule_overrides,
@@ -38,15 +39,6 @@ def _interval(summary: dict, what: str = "mean difference") -> str:
             f"p = {summary['p_value']:.3g}")
 
 
-def _refusals(frame, match_deals: int) -> str | None:
-    """The sentence under a table some of whose intervals were refused (too few matches), else None."""
-    from ..analysis.intervals import too_few
-
-    if "n_needed" not in frame.columns or frame.height == 0 or not (frame["n_needed"] > 0).any():
-        return None
-    return f"(no 95% CI where it is NaN: {too_few(int(frame['n_needed'].max()), match_deals)})"
-
-
 def _pairing(vr) -> str:
     """What the variance reduction means for the user, in words."""
     if vr is None:
@@ -63,7 +55,7 @@ def _print_frame(frame, title: str) -> None:
 
     with pl.Config(tbl_rows=100, tbl_cols=20, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_width_chars=160):
-        click.echo(f"\n## {title}\n{frame}")
+        click.echo(f"\n## {title}\n{shown_frame(frame)}")
 
 
 def _resume_option(kind: str):
@@ -190,7 +182,7 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
     except OSError as e:
         raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
     if fmt == "json":
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(json_text(summary))
         return
     click.echo(f"{label(rules.name, rules.to_params())}: {named_policy(candidate)} vs {named_policy(baseline)} "
                f"(field {named_policy(field or baseline)}), seed {seed}")
@@ -243,15 +235,14 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
     except OSError as e:
         raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
     if fmt == "json":
-        click.echo(json.dumps(library.json_ready({"payoff": res.payoff.to_dicts(), "ranking": res.ranking.to_dicts(),
-                                          "pairwise": res.pairwise.to_dicts(), "n_deals": res.n_deals}),
-                              indent=2))
+        click.echo(json_text({"payoff": res.payoff.to_dicts(), "ranking": res.ranking.to_dicts(),
+                              "pairwise": res.pairwise.to_dicts(), "n_deals": res.n_deals}))
         return
     click.echo(f"{rules.name}: {len(policies)} policies, seed {seed}, {res.n_deals:,} deals played")
     for frame, title in ((res.payoff, "payoff (row policy against a field of the column policy, fish per deal)"),
                          (res.ranking, "ranking"), (res.pairwise, "pairwise (Holm-corrected)")):
         _print_frame(frame, title)
-        note = _refusals(frame, rules.match_deals)
+        note = refusal_note(frame, rules.match_deals)
         if note:
             click.echo(note)
 
@@ -313,13 +304,12 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
         raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
     table = res.table()
     if fmt == "json":
-        click.echo(json.dumps(library.json_ready({"best": res.best, "confirmed": res.confirmed,
-                                          "grid": table.to_dicts()}), indent=2))
+        click.echo(json_text({"best": res.best, "confirmed": res.confirmed, "grid": table.to_dicts()}))
         return
     _print_frame(table.select([c for c in ("stage", "spec", "mean_difference", "ci_low", "ci_high", "p_value",
                                            "p_holm", "reject", "best") if c in table.columns]),
                  f"sweep of {base} against {baseline} ({rules.name}, seed {seed})")
-    note = _refusals(table, rules.match_deals)
+    note = refusal_note(table, rules.match_deals)
     if note:
         click.echo(note)
     if res.confirm is not None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..analysis.names import HAND_FEATURES, TABLES, hand_feature_of, hand_table_names
-from .options import command, folder_errors
+from .options import command, folder_errors, json_text, refusal_note, shown_frame
 
 TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True)
@@ -41,6 +41,7 @@ def analyze(run_dir, fmt, tables, hand_features):
 
     from ..analysis import analysis_tables
     from ..analysis.hands import hand_tables
+    from ..record import read_manifest
 
     extra = list(hand_table_names(hand_features))
     if tables:
@@ -58,11 +59,16 @@ def analyze(run_dir, fmt, tables, hand_features):
         click.echo(all_tables[names[0]].write_csv(), nl=False)
         return
     if fmt == "json":
-        click.echo(json.dumps({n: all_tables[n].to_dicts() for n in names}, indent=2, default=str))
+        click.echo(json_text({n: all_tables[n].to_dicts() for n in names}))
         return
+    with folder_errors(run_dir, "check the folder and its files"):
+        match_deals = read_manifest(run_dir)["match_deals"]
     with pl.Config(**TEXT_TABLES):
         for n in names:
-            click.echo(f"\n## {n.replace('_', ' ')}\n{all_tables[n]}")
+            click.echo(f"\n## {n.replace('_', ' ')}\n{shown_frame(all_tables[n])}")
+            note = refusal_note(all_tables[n], match_deals)
+            if note:
+                click.echo(note)
 
 
 @command("plot")
@@ -135,6 +141,7 @@ def hands(run_dir, features, fmt, figures):
     features = features or ("hearts", "guards", "aces", "voids")
     with folder_errors(run_dir, "fix that and run it again"):
         cond = conditioning(run_dir)
+        match_deals = read_manifest(run_dir)["match_deals"]
         tables = hand_tables(run_dir, features)
         paths = []
         if figures:
@@ -143,8 +150,7 @@ def hands(run_dir, features, fmt, figures):
             paths = write_hand_figures(run_dir, tables, features, manifest=read_manifest(run_dir),
                                        conditional=None if cond["deals"] is None else json.dumps(cond["deals"]))
     if fmt == "json":
-        click.echo(json.dumps({"conditioning": cond, **{k: v.to_dicts() for k, v in tables.items()}}, indent=2,
-                              default=str))
+        click.echo(json_text({"conditioning": cond, **{k: v.to_dicts() for k, v in tables.items()}}))
     else:
         if cond["deals"] is not None:
             share = "unknown share" if cond["acceptance"] is None else f"{cond['acceptance']:.2%} of shuffles"
@@ -158,7 +164,10 @@ def hands(run_dir, features, fmt, figures):
                 click.echo(f"\n## {name.replace('_', ' ')}")
                 with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_formatting="MARKDOWN",
                                tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
-                    click.echo(t)
+                    click.echo(shown_frame(t))
+                note = refusal_note(t, match_deals)
+                if note:
+                    click.echo(note)
     for p in paths:
         click.echo(f"wrote {p}", err=True)
 
@@ -166,9 +175,10 @@ def hands(run_dir, features, fmt, figures):
 @command("upgrade")
 @click.argument("run_dir", type=click.Path())
 def upgrade(run_dir):
-    """Rewrite a run folder of schema version 1 (one table with a paid and a received column per reason) in
-    version 2 (a lean seat table and a payments table, docs/schema.md), in place and row for row; run it again to
-    finish an interrupted upgrade.
+    """Rewrite a run folder of an older schema in the current one (version 3: a lean seat table with each seat's
+    dealt hand, and a payments table, docs/schema.md), in place and row for row: version 1 (one table with a paid
+    and a received column per reason) or version 2 (no dealt hands); run it again to finish an interrupted
+    upgrade.
 
     \b
     Example:

@@ -4,7 +4,6 @@ print."""
 
 from __future__ import annotations
 
-import json
 import secrets
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ import click
 
 from ..keys import MAX_SEED
 from ..review.settings import MAX_WORLDS, MIN_WORLDS
-from .options import command, fail, rule_option, rules_option, seats_of, with_rule_overrides
+from .options import command, fail, json_text, rule_option, rules_option, seats_of, with_rule_overrides
 
 DEFAULT_BOT = "tuned"
 
@@ -149,9 +148,9 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
         you = human_seat(record)
         seats = [you] if you is not None else list(range(len(record["seats"])))
         review = review_record(record, seats, worlds=worlds)
-        click.echo(json.dumps(review, indent=1) if fmt == "json" else review_text(review, ascii=ascii_))
+        click.echo(json_text(review, indent=1) if fmt == "json" else review_text(review, ascii=ascii_))
         return
     from ..play.summary import summarize_games, summary_text
 
     summary = summarize_games(records, worlds=worlds)
-    click.echo(json.dumps(summary, indent=1) if fmt == "json" else summary_text(summary, ascii=ascii_))
+    click.echo(json_text(summary, indent=1) if fmt == "json" else summary_text(summary, ascii=ascii_))

@@ -3,7 +3,6 @@ Parse, call the library, print."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from .options import (
     fail,
     folder_errors,
     interruptible,
+    json_text,
     kept_records,
     matches_of,
     on_cluster,
@@ -146,7 +146,7 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
                                    deals=deals)
         except ValueError as e:  # a parlett_simple match that ended before this deal, a rule set the engine refuses
             fail(e)
-    click.echo(json.dumps(result) if fmt == "json" else review_text(result, ascii=ascii_))
+    click.echo(json_text(result, indent=None) if fmt == "json" else review_text(result, ascii=ascii_))
 
 
 MANY_DEALS = ("field", "n_deals", "out", "resume", "force", "quiet", "figures", "threads")
@@ -199,7 +199,7 @@ def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_sample
             seats = sorted(set(review_seats)) or people(record)
             reviews.append(interruptible(review_record, record, seats, worlds=worlds, rollout=rollout))
     if fmt == "json":
-        click.echo("\n".join(json.dumps(r) for r in reviews))
+        click.echo("\n".join(json_text(r, indent=None) for r in reviews))
     else:
         click.echo("\n\n".join(review_text(r, ascii=ascii_) for r in reviews))
 
@@ -267,9 +267,7 @@ def _print_review(out: Path, fmt: str, figures: bool) -> None:
 
     summary = summarize_review(*read_review(out))
     if fmt == "json":
-        from ..compare.folders import json_ready
-
-        click.echo(json.dumps(json_ready(summary), indent=2))
+        click.echo(json_text(summary))
     elif fmt == "csv":
         click.echo(summary_rows(summary).write_csv(), nl=False)
     else:

@@ -4,7 +4,6 @@ pace). Parse, call the library, print."""
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import sys
 import textwrap
@@ -25,6 +24,7 @@ from .options import (
     deals_from,
     fail,
     folder_errors,
+    json_text,
     kept_records,
     on_cluster,
     rule_option,
@@ -114,7 +114,7 @@ def replay(ctx, rules, rule_overrides, seed, match, deal, seat_specs, indent, en
 def _shown(record: dict, fmt: str, indent: int | None, ascii_: bool) -> str:
     """A deal record as ``replay`` prints it: the JSON record, or the diagram."""
     if fmt == "json":
-        return json.dumps(record, indent=indent)
+        return json_text(record, indent=indent)
     from ..game.diagram import diagram
 
     return diagram(record, ascii=ascii_)
@@ -250,15 +250,6 @@ def interrupted(ctx: click.Context, out: str, n_chunks: int):
     sys.exit(130)
 
 
-def _json_ready(x):
-    """``x`` with every non-finite float as None (JSON has no NaN: a refused interval, or one match's spread)."""
-    if isinstance(x, dict):
-        return {k: _json_ready(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_json_ready(v) for v in x]
-    return None if isinstance(x, float) and not math.isfinite(x) else x
-
-
 def print_summary(out, fmt) -> None:
     """The summary of a run folder (:func:`reversis_sim.analysis.summarize_run`), as text or JSON."""
     from ..analysis import summarize_run
@@ -267,7 +258,7 @@ def print_summary(out, fmt) -> None:
 
     summary = summarize_run(out)
     if fmt == "json":  # an interval refused (too few matches) is null, and n_needed says how many are needed
-        click.echo(json.dumps(_json_ready(summary), indent=2))
+        click.echo(json_text(summary))
         return
     click.echo(f"{summary['rules_label']}: {summary['n_deals']:,} deals in {summary['n_matches']:,} matches, "
                f"seed {summary['seed']}")
@@ -340,7 +331,7 @@ def bench(rules, seat_specs, deals, threads, search_specs, field, fmt):
     r["ratio_1_thread"] = r["kernel_deals_per_s_1_thread"] / r["reference_deals_per_s"]
     r["ratio_all_threads"] = r["kernel_deals_per_s_all_threads"] / r["reference_deals_per_s"]
     if fmt == "json":
-        click.echo(json.dumps(r, indent=2))
+        click.echo(json_text(r))
         return
     click.echo(f"{rules.name}, seats {' '.join(r['seats'])}: {r['n_deals']:,} kernel deals, "
                f"{r['reference_deals']:,} reference deals")
@@ -374,7 +365,7 @@ def _bench_search(rules, specs, field, deals, threads, fmt):
     except (ValueError, PolicySpecError, RulesError) as e:
         fail(e)
     if fmt == "json":
-        click.echo(json.dumps(r, indent=2))
+        click.echo(json_text(r))
         return
     click.echo(f"{r['rules']}: one search seat among three {r['field']}, {r['n_deals']:,} deals per measurement; "
                f"{r['field']} in every seat: {r['field_deals_per_s_1_thread']:,.0f} deals/s on one thread")

@@ -18,6 +18,7 @@ from .options import (
     SEED,
     command,
     continue_command,
+    json_text,
     os_fault,
     policy_spec,
     with_common_options,
@@ -179,7 +180,6 @@ def tune(rules, rule_overrides, seed, engine, threads, fmt, base, baseline, fiel
       reversis-sim tune --base avoid --param take=0..20 --param hunt=0,1 --budget-deals 5000000 --seed 3
     """
     from .. import tune as library
-    from ..compare import json_ready
 
     rules = with_rule_overrides(rules, rule_overrides)
     fld = _one_field(field)
@@ -198,7 +198,7 @@ def tune(rules, rule_overrides, seed, engine, threads, fmt, base, baseline, fiel
         if out is not None:
             _write(out, "tune", result, rules, {}, settings)
     if fmt == "json":
-        click.echo(json.dumps(json_ready(result.summary()), indent=2))
+        click.echo(json_text(result.summary()))
         return
     _echo_result(result, rules, f"tuning {base} against a field of {fld or baseline or base} (baseline "
                                 f"{baseline or base})")
@@ -223,7 +223,6 @@ def best_response(rules, rule_overrides, seed, engine, threads, fmt, field, base
       reversis-sim best-response --field avoid --budget-deals 5000000 --seed 5
     """
     from .. import tune as library
-    from ..compare import json_ready
 
     rules = with_rule_overrides(rules, rule_overrides)
     confirm_seed = next_seed(seed) if confirm_seed is None else confirm_seed
@@ -237,7 +236,7 @@ def best_response(rules, rule_overrides, seed, engine, threads, fmt, field, base
         if out is not None:
             _write(out, "best-response", result, rules, {"exploited": field}, settings)
     if fmt == "json":
-        click.echo(json.dumps(json_ready({**result.summary(), "exploited": field}), indent=2))
+        click.echo(json_text({**result.summary(), "exploited": field}))
         return
     _echo_result(result, rules, f"best response to {field}")
     s = result.summary()
@@ -249,7 +248,6 @@ def best_response(rules, rule_overrides, seed, engine, threads, fmt, field, base
 def _self_play(rules, base, rounds, kw, fmt, out, settings):
     import polars as pl
 
-    from ..compare import json_ready
     from ..compare.folders import write_folder
     from ..tune import self_play
 
@@ -269,8 +267,7 @@ def _self_play(rules, base, rounds, kw, fmt, out, settings):
                       "stopped": played.stopped, "final": played.final, "complete": True},
                      force=True, settings=settings)  # its own folder
     if fmt == "json":
-        click.echo(json.dumps(json_ready({"rounds": rows, "stopped": played.stopped, "final": played.final}),
-                              indent=2))
+        click.echo(json_text({"rounds": rows, "stopped": played.stopped, "final": played.final}))
     else:
         why = ("a round found no confirmed gain: no setting of the family exploits it at this budget"
                if played.stopped == "converged" else

@@ -11,7 +11,6 @@ same kind; ``resume`` recomputes a folder of the same settings one of whose tabl
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +25,7 @@ from ..record import (
     RunError,
     fingerprint,
     git_commit,
+    json_ready,
     owned_problem,
     versions,
     write_json_atomic,
@@ -39,17 +39,6 @@ if TYPE_CHECKING:
 COMPARE_FORMAT = "reversis-compare/1"
 """``format`` of the manifest of a comparison folder (``kind`` says which: compare, tournament, sweep)."""
 COMPARE_TABLE = "comparison.parquet"
-
-
-def json_ready(x):
-    """``x`` (nested dicts, lists, numbers) with every non-finite float as None: JSON has no inf or NaN."""
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {k: json_ready(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [json_ready(v) for v in x]
-    return x
 
 
 def check_out(out: Path, force: bool, kind: str) -> None:

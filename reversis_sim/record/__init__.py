@@ -22,7 +22,8 @@ from .. import lazy_exports
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, {
     ".chunks": ("ChunkSet",),
-    ".files": ("LOCK", "TORN", "FolderLock", "RunError", "append_line", "write_durably", "write_json_atomic"),
+    ".files": ("LOCK", "TORN", "FolderLock", "RunError", "append_line", "json_ready", "strict_json", "write_durably",
+               "write_json_atomic"),
     ".folder": ("RunFolder", "git_commit", "new_manifest", "repair_manifest", "versions"),
     ".read": ("FORMAT", "MANIFEST", "completed_chunks", "identity_of", "part_files", "part_path", "payments_path",
               "read_manifest", "verify_part"),

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -53,9 +54,27 @@ def write_durably(path: Path, write: Callable[[Path], None]) -> None:
     _fsync_dir(path.parent)
 
 
+def json_ready(x):
+    """``x`` (nested dicts, lists, numbers) with every non-finite float as None: JSON has no NaN or Infinity (an
+    interval refused for too few matches, a rate without trials)."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: json_ready(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_ready(v) for v in x]
+    return x
+
+
+def strict_json(x, **kwargs) -> str:
+    """``x`` as strict JSON (RFC 8259): non-finite numbers as null (:func:`json_ready`), never a bare ``NaN``;
+    ``kwargs`` as :func:`json.dumps` takes them (a value JSON has no type for is written with ``str``)."""
+    return json.dumps(json_ready(x), allow_nan=False, default=str, **kwargs)
+
+
 def write_json_atomic(path: Path, data: dict) -> None:
-    """A JSON file written durably (:func:`write_durably`)."""
-    text = json.dumps(data, indent=2) + "\n"
+    """A JSON file written durably (:func:`write_durably`), strict (:func:`strict_json`)."""
+    text = strict_json(data, indent=2) + "\n"
     write_durably(path, lambda tmp: tmp.write_text(text))
 
 
