@@ -95,6 +95,46 @@ def _truncate(path: Path) -> None:
     path.write_bytes(data[: len(data) // 2])
 
 
+def test_a_damaged_review_folder_is_reviewed_again_where_it_is_damaged(tmp_path):
+    """A review folder whose chunk files were truncated, copied over one another or lost: read, it is one sentence
+    naming the file and --resume; resumed, exactly those chunks are reviewed again and the review equals the
+    undamaged one."""
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+    from reversis_sim.record import RunError
+    from reversis_sim.review.batch import PlayerReview, damaged_chunks, read_review, run_review
+    from reversis_sim.review.settings import review_settings
+
+    rules = PRESETS["parlett"]
+    job = PlayerReview(rules, "random", "tuned", 6, 4, review_settings(4, parse_seats(["random", "tuned", "tuned",
+                                                                                        "tuned"]), [0], 4, "tuned", 0),
+                       chunk_matches=2)
+    out = tmp_path / "rev"
+    run_review(job, out)
+    _, decisions, deals = read_review(out)
+    _truncate(out / "decisions-00001.parquet")
+    (out / "deals-00002.parquet").write_bytes((out / "deals-00000.parquet").read_bytes())  # another chunk's
+    with pytest.raises(RunError, match=r"decisions-00001.parquet: not a readable Parquet file.*--resume"):
+        read_review(out)
+    assert sorted(damaged_chunks(out, job)) == [1, 2]
+    redone = []
+    run_review(job, out, resume=True, progress=lambda done, total: redone.append(done))
+    assert redone == [1, 2, 3] and not damaged_chunks(out, job)
+    _, decisions_again, deals_again = read_review(out)
+    assert decisions_again.equals(decisions) and deals_again.equals(deals)
+
+    args = ["review", "--policy", "random", "--field", "tuned", "--deals", "24", "--seed", "4", "--worlds", "4",
+            "--luck-samples", "0", "--out", str(tmp_path / "one"), "--format", "json", "--no-figures"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    _truncate(tmp_path / "one" / "decisions-00000.parquet")
+    again = CliRunner().invoke(main, [*args, "--resume"])
+    assert again.exit_code == 0 and "Traceback" not in again.output, again.output
+    assert json.loads(again.stdout)["error_rate"] == json.loads(first.stdout)["error_rate"]
+    assert "decisions-00000.parquet: not a readable Parquet file" in again.stderr
+
+
 FOLDERS = {
     "compare": ["compare", "--candidate", "avoid", "--baseline", "random", "--deals", "240", "--seed", "3"],
     "tournament": ["tournament", "--policy", "avoid", "--policy", "random", "--deals", "240", "--seed", "3"],

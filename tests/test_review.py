@@ -213,7 +213,8 @@ def test_a_player_reviewed_over_many_deals_into_a_resumable_folder(tmp_path):
     with pytest.raises(RunError, match="decisions-00000.parquet.*--resume"):
         read_review(out)
     lost = run(*args, "--resume")
-    assert lost.exit_code == 0 and json.loads(lost.output)["error_rate"] == s["error_rate"]  # the chunk redone
+    assert lost.exit_code == 0 and json.loads(lost.stdout)["error_rate"] == s["error_rate"]  # the chunk redone
+    assert "decisions-00000.parquet: missing); it is reviewed again" in lost.stderr
     assert (out / "decisions-00000.parquet").is_file()
     csv = run(*args[:-3], "--resume", "--format", "csv", "--no-figures")
     assert csv.exit_code == 0 and csv.output.startswith("group,key,decisions,error_rate")

@@ -226,10 +226,16 @@ def _review_player(ctx, rules, policy, field, n_deals, seed, out, resume, force,
     job = PlayerReview(rules, policy, field, n_matches, seed, settings)
     show = not quiet and sys.stderr.isatty()
     from ..record import RunError
-    from ..review.batch import check_folder, run_review
+    from ..review.batch import check_folder, damaged_chunks, run_review
 
     try:  # bad input, refused before anything is compiled or written
         check_folder(Path(out), job, resume=resume, force=force)
+        bad = damaged_chunks(Path(out), job) if resume else {}
+        if bad:
+            first = next(iter(bad.values()))[0]
+            click.echo(f"{len(bad)} reviewed chunk{'s' if len(bad) > 1 else ''} of {out} "
+                       f"{'are' if len(bad) > 1 else 'is'} damaged or missing ({first}); "
+                       f"{'they are' if len(bad) > 1 else 'it is'} reviewed again", err=True)
     except RunError as e:
         raise click.UsageError(str(e)) from None
     except OSError as e:
