@@ -244,3 +244,16 @@ def test_rule_overrides_reach_replay_compare_and_simulate(tmp_path):
     again = run("simulate", "--deals", "240", "--seed", "2", "--out", str(out), "--rule", "party_bonus=41",
                 "--no-figures", "--quiet", "--resume")
     assert again.exit_code == 1 and "rule party_bonus: run has 40, asked 41" in again.output
+
+
+def test_a_run_of_long_matches_chooses_a_chunk_that_fits_unless_one_is_named(tmp_path):
+    """The chunk size the user did not set is chosen to fit (at most 1,000,000 deals a part file); one the user
+    names and that does not fit is refused naming it."""
+    out = tmp_path / "long"
+    r = run("simulate", "--deals", "24000", "--rule", "match_deals=10000", "--seed", "2", "--out", str(out),
+            "--no-figures", "--quiet", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "manifest.json").read_text())["chunk_matches"] == 100
+    r = run("simulate", "--deals", "24000", "--rule", "match_deals=10000", "--chunk-matches", "2048",
+            "--out", str(tmp_path / "named"))
+    assert r.exit_code == 2 and "--chunk-matches 2,048 of 10,000 deals" in r.output

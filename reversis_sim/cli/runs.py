@@ -140,8 +140,9 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out (same settings).")
 @click.option("--force", is_flag=True, help="Overwrite an existing run folder.")
 @threads_option
-@click.option("--chunk-matches", type=click.IntRange(1), default=2048, show_default=True,
-              help=f"Matches per part file (memory is bounded by one chunk: at most {MAX_CHUNK_DEALS:,} deals).")
+@click.option("--chunk-matches", type=click.IntRange(1), default=None,
+              help=f"Matches per part file (memory is bounded by one chunk: at most {MAX_CHUNK_DEALS:,} deals; "
+                   f"default 2,048, or as many as {MAX_CHUNK_DEALS:,} deals hold where matches are long).")
 @click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Format of the summary printed at the end.")
