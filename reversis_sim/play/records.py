@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..game import MISSING, difference
 from ..game.vocabulary import FORMAT  # the format a deal record names (RULES.md Appendix A)
 from ..reference import settle_record
 from ..rules import Rules, RulesError
@@ -98,28 +99,10 @@ def refereed(record: dict, where: str) -> dict:
     except (ValueError, IndexError) as e:  # an illegal play (IllegalPlay), a card not in the hand
         raise RecordFileError(f"{where} does not replay: {e}") from None
     if again != record:
-        path, mine, theirs = first_difference(record, again)
+        path, mine, theirs = difference(record, again)
         raise RecordFileError(f"{where} does not replay: its {path} is not what the reference engine settles from "
                               f"its cards ({_shown(mine)} recorded, {_shown(theirs)} settled)")
     return record
-
-
-MISSING = object()
-"""A field one side of :func:`first_difference` does not have."""
-
-
-def first_difference(a, b, path: str = "") -> tuple[str, object, object]:
-    """The first field where ``a`` and ``b`` (JSON values) differ, as a dotted path with list indices
-    (``result.fish[2]``), and the two values there (:data:`MISSING` where one side has no such field)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in [*a, *(k for k in b if k not in a)]:
-            if a.get(k, MISSING) != b.get(k, MISSING):
-                return first_difference(a.get(k, MISSING), b.get(k, MISSING), f"{path}.{k}" if path else str(k))
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x != y:
-                return first_difference(x, y, f"{path}[{i}]")
-    return path or "record", a, b
 
 
 def _shown(value) -> str:
