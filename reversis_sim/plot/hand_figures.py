@@ -8,7 +8,7 @@ import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
-from .style import COLORS, FATE_STYLE, SMALL_GROUP, UNIT, finish, note, signed, zero_line
+from .style import COLORS, FATE_STYLE, SMALL_GROUP, UNIT, ci_label, finish, note, signed, zero_line
 
 
 def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, cost: pl.DataFrame, feature: str, *,
@@ -30,9 +30,9 @@ def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, cost: pl.DataFrame, fea
     label = feature.replace("_", " ")
 
     _curve(left, fish, feature, ("mean", "ci_low", "ci_high"), "n_deals", COLORS[0], f"{label} in the hand dealt",
-           f"{UNIT} of the seat (95% CI)", "every seat")
+           f"{UNIT} of the seat", "every seat")
     _curve(mid, cost, feature, ("cost_mean", "cost_ci_low", "cost_ci_high"), "holders", COLORS[1],
-           f"{label} in the J♥ holder's hand", "J♥ money to its holder, fish per deal (95% CI)",
+           f"{label} in the J♥ holder's hand", "J♥ money to its holder, fish per deal",
            "the Quinola's holder: its cost")
 
     for fate in ("dumped", "forced", "led", "talon"):
@@ -62,9 +62,11 @@ def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, cost: pl.DataFrame, fea
 
 def _curve(ax, frame: pl.DataFrame, feature: str, columns: tuple[str, str, str], counts: str, color: str,
            xlabel: str, ylabel: str, title: str) -> None:
-    """A mean with its 95% interval over the values of ``feature`` (an interval that could not be computed, one
-    match, drawn as the point alone), and the hands behind each point written under the zero line."""
+    """A mean with its 95% interval over the values of ``feature`` (an interval that could not be computed or was
+    refused, too few matches, drawn as the point alone; the axis claims intervals only where one is drawn), and the
+    hands behind each point written under the zero line."""
     x, m, lo, hi = (frame[c].to_numpy().astype(float) for c in (feature, *columns))
+    ylabel += ci_label(lo, hi)
     lo, hi = np.where(np.isfinite(lo), lo, m), np.where(np.isfinite(hi), hi, m)
     zero_line(ax)
     ax.errorbar(x, m, yerr=[m - lo, hi - m], fmt="o-", ms=5, capsize=3, color=color)
