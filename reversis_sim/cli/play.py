@@ -11,10 +11,11 @@ from pathlib import Path
 import click
 
 from ..keys import MAX_SEED
-from ..review.settings import MAX_WORLDS, MIN_WORLDS
+from ..review.settings import DEFAULT_ROLLOUT, FAMILY_DEFAULTS, MAX_WORLDS, MIN_WORLDS, default_rollout
 from .options import command, fail, json_text, rule_option, rules_option, seats_of, with_rule_overrides
 
-DEFAULT_BOT = "tuned"
+DEFAULT_BOT = DEFAULT_ROLLOUT
+"""The bots under the parlett family's rules; another family's are its own strongest preset (default_rollout)."""
 
 
 @command("play")
@@ -22,7 +23,8 @@ DEFAULT_BOT = "tuned"
 @rule_option
 @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
               help=f"The bots: one spec for every seat, or one per seat (the person's seat's is ignored) "
-                   f"(default: {DEFAULT_BOT}; 'search' for the strongest).")
+                   f"(default: {DEFAULT_BOT}; under the modern family's rules {FAMILY_DEFAULTS['penalty']}, under "
+                   f"serbian {FAMILY_DEFAULTS['bank']}; 'search' for the strongest).")
 @click.option("--you", type=click.IntRange(0, 4), default=1, show_default=True,
               help="Your seat (0 deals the first deal; the eldest, who leads, sits at 1).")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
@@ -71,14 +73,15 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
     if you >= rules.n_seats:
         raise click.BadParameter(f"seat {you} is out of range: {rules.name} has seats 0..{rules.n_seats - 1}",
                                  param_hint="'--you'")
-    seats = seats_of(rules, seat_specs or (DEFAULT_BOT,))
+    bot = default_rollout(rules)
+    seats = seats_of(rules, seat_specs or (bot,))
     if n_deals is not None and n_deals > rules.match_deals:
         raise click.BadParameter(f"a {rules.name} match has {rules.match_deals} deals; play 1 to {rules.match_deals}"
                                  f" (another match: --match)", param_hint="'--deals'")
     if seed is None:
         seed = secrets.randbelow(1 << 31)
     from ..play.human import Screen
-    from ..play.loop import Hint, Reviewing, SessionEnd, run
+    from ..play.loop import Hint, Reviewing, SessionEnd, hint_search, run
     from ..play.session import Game
     from .options import compiling_notice
 
@@ -88,8 +91,8 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
                f"{'s' if game.n_deals > 1 else ''}; you are S{you}. Type a card (JH, QS), '?' for your legal cards, "
                "'hint' for advice; 'quit' (or Ctrl-C, Ctrl-D) stops, and the finished deals are kept.")
     try:
-        run(game, screen, out, None if no_review else Reviewing(worlds=worlds),
-            Hint(screen, working=compiling_notice), working=compiling_notice)
+        run(game, screen, out, None if no_review else Reviewing(worlds=worlds, rollout=bot),
+            Hint(screen, rollout=bot, search=hint_search(bot), working=compiling_notice), working=compiling_notice)
     except SessionEnd as e:
         sys.exit(e.code)
     except (OSError, ValueError) as e:
@@ -127,7 +130,7 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
     if out is None:
         raise click.UsageError(f"{'--summary' if show is None else '--show'} reads the games kept in --out DIR; give "
                                "it")
-    from ..play.records import RecordFileError, read_games
+    from ..play.records import RecordFileError, read_games, rules_of
     from ..play.session import GAMES, human_seat
 
     if not out.exists():
@@ -147,7 +150,7 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
         record = records[show]
         you = human_seat(record)
         seats = [you] if you is not None else list(range(len(record["seats"])))
-        review = review_record(record, seats, worlds=worlds)
+        review = review_record(record, seats, worlds=worlds, rollout=default_rollout(rules_of(record)))
         click.echo(json_text(review, indent=1) if fmt == "json" else review_text(review, ascii=ascii_))
         return
     from ..play.summary import summarize_games, summary_text

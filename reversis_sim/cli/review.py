@@ -13,10 +13,12 @@ from ..review.settings import (
     DEFAULT_LUCK_SAMPLES,
     DEFAULT_ROLLOUT,
     DEFAULT_WORLDS,
+    FAMILY_DEFAULTS,
     MAX_WORLDS,
     MIN_WORLDS,
     ReviewError,
     check_worlds,
+    default_rollout,
 )
 from .options import (
     command,
@@ -67,8 +69,10 @@ from .options import (
               help=f"Worlds each decision is played out in ({MIN_WORLDS} to {MAX_WORLDS}), the same for every "
                    "option: half choose the best option, the others measure the values and the loss's standard "
                    "error.")
-@click.option("--rollout", default=DEFAULT_ROLLOUT, show_default=True, callback=policy_spec, metavar="SPEC",
-              help="The heuristic that plays the rest of the deal in every seat of the reviewer's rollouts.")
+@click.option("--rollout", default=None, callback=policy_spec, metavar="SPEC",
+              help=f"The heuristic that plays the rest of the deal in every seat of the reviewer's rollouts (default: "
+                   f"{DEFAULT_ROLLOUT}; under the modern family's rules {FAMILY_DEFAULTS['penalty']}, under serbian "
+                   f"{FAMILY_DEFAULTS['bank']}: each family's strongest preset).")
 @click.option("--luck-samples", type=int, default=None,
               help=f"Deals dealt again, each reviewed hand kept and freely, for the luck of the hand (0: none; "
                    f"default {DEFAULT_LUCK_SAMPLES} for one deal, 16 for many).")
@@ -116,6 +120,7 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
         return _review_records(ctx, record_file, deal, review_seats, worlds, rollout, luck_samples, fmt, ascii_,
                                policy is not None or scheduler is not None)
     rules = with_rule_overrides(rules, rule_overrides)
+    rollout = rollout or default_rollout(rules)
     if (policy is None) == (deal is None):
         raise click.UsageError("give --deal D (review one deal) or --policy SPEC (review a player over many "
                                "deals), one of the two")
@@ -184,7 +189,7 @@ def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_sample
     except ReviewError as e:
         raise click.UsageError(str(e)) from None
     records = kept_records(ctx, path, index)
-    from ..play.records import people
+    from ..play.records import people, rules_of
     from ..play.verdict import review_record
     from ..review.one_deal import review_text
 
@@ -197,7 +202,8 @@ def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_sample
                 raise click.BadParameter(f"seat {bad[0]} is out of range: the deal has seats 0..{n - 1}",
                                          param_hint="'--review-seat'")
             seats = sorted(set(review_seats)) or people(record)
-            reviews.append(interruptible(review_record, record, seats, worlds=worlds, rollout=rollout))
+            reviews.append(interruptible(review_record, record, seats, worlds=worlds,
+                                         rollout=rollout or default_rollout(rules_of(record))))
     if fmt == "json":
         click.echo("\n".join(json_text(r, indent=None) for r in reviews))
     else:

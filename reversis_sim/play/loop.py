@@ -29,11 +29,19 @@ decision take a few milliseconds)."""
 @dataclass(frozen=True)
 class Reviewing:
     """How each deal is reviewed after it is played: ``worlds`` per decision, by ``rollout`` in every seat (the
-    ``review`` command's defaults), and whether the duplicate deal is played."""
+    ``review`` command's defaults; under another family's rules its own strongest preset,
+    :func:`reversis_sim.review.settings.default_rollout`), and whether the duplicate deal is played (with
+    ``rollout`` in the person's seat)."""
 
     worlds: int = 16
-    rollout: str = "tuned"
+    rollout: str = DUPLICATE
     duplicate: bool = True
+
+
+def hint_search(rollout: str) -> str:
+    """The search ``hint`` asks, rolling out with the rules' own strongest heuristic where it is not parlett's
+    (``search:rollout=strong_modern``)."""
+    return HINT_SEARCH if rollout == DUPLICATE else f"{HINT_SEARCH}:rollout={rollout}"
 
 
 class SessionEnd(Exception):
@@ -113,13 +121,14 @@ def report(game: Game, record: dict, screen: Screen, reviewing: Reviewing) -> di
     line = {"deal": record["deal"], "fish": fish, "decisions": mine["non_forced"], "loss": mine["total_loss"],
             "marks": mine["marks"]}
     if reviewing.duplicate:
-        dup = duplicate(game, record, DUPLICATE)
+        bot = reviewing.rollout
+        dup = duplicate(game, record, bot)
         theirs = dup["result"]["fish"][you]
         diff = fish - theirs
         verdict = "the same as" if diff == 0 else (f"{diff} fish better than" if diff > 0 else
                                                   f"{-diff} fish worse than")
-        screen.say(f"Duplicate   the same cards with {DUPLICATE} in your seat: S{you} {theirs:+d} fish; you "
-                   f"{fish:+d}: {verdict} {DUPLICATE}.")
+        screen.say(f"Duplicate   the same cards with {bot} in your seat: S{you} {theirs:+d} fish; you "
+                   f"{fish:+d}: {verdict} {bot}.")
         line["duplicate"] = theirs
     return line
 

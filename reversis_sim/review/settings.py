@@ -20,8 +20,19 @@ interval was measured to hold from 1,000 matches (docs/review.md; at 32 worlds t
 1,000 matches held 85 times in 100), the ladder and its rating bands were measured, and a decision is reviewed
 13,000-16,000 times a second on one core (docs/performance.md)."""
 DEFAULT_ROLLOUT = "tuned"
+"""The reviewer's rollout policy under the parlett family's rules (and the bots' default at the table)."""
+FAMILY_DEFAULTS = {"penalty": "strong_modern", "bank": "strong_serbian"}
+"""The reviewer's rollout policy and the bots' default under another family's rules, by its scoring: that family's
+strongest preset, tuned under its own rules (docs/strength.md), not parlett's ``tuned``."""
 DEFAULT_LUCK_SAMPLES = 256
 """Deals dealt again (the hand kept, and freely) for the luck of one reviewed deal's hands."""
+
+
+def default_rollout(rules) -> str:
+    """The policy a review rolls out with, and the bots' default, under ``rules``: :data:`DEFAULT_ROLLOUT` for the
+    parlett family (and ``pierer``), the family's own strongest preset for the ``modern`` family and for
+    ``serbian`` (:data:`FAMILY_DEFAULTS`)."""
+    return FAMILY_DEFAULTS.get(rules.scoring, DEFAULT_ROLLOUT)
 
 
 class ReviewError(ValueError):
