@@ -257,3 +257,18 @@ def test_a_run_of_long_matches_chooses_a_chunk_that_fits_unless_one_is_named(tmp
     r = run("simulate", "--deals", "24000", "--rule", "match_deals=10000", "--chunk-matches", "2048",
             "--out", str(tmp_path / "named"))
     assert r.exit_code == 2 and "--chunk-matches 2,048 of 10,000 deals" in r.output
+
+
+def test_the_readme_lists_every_command_that_takes_rule_and_the_current_schema():
+    from reversis_sim.cli import main as group
+    from reversis_sim.record import SCHEMA_VERSION
+
+    ctx = group.make_context("reversis-sim", ["--help"], resilient_parsing=True)
+    takes = {n for n in group.list_commands(ctx) if any(p.name == "rule_overrides"
+                                                         for p in group.get_command(ctx, n).params)}
+    readme = " ".join(README.read_text().split())
+    listed = readme[readme.index("can be changed with `--rule NAME=VALUE`"):].split("):")[0]
+    assert takes and all(f"`{name}`" in listed for name in takes), (takes, listed)
+    upgrade = readme[readme.index("`reversis-sim upgrade DIR`"):][:300]
+    assert f"version {SCHEMA_VERSION}" in upgrade
+    assert f"version {SCHEMA_VERSION}" in run("upgrade", "--help").output

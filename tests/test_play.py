@@ -14,7 +14,7 @@ import pexpect
 import pytest
 
 from reversis_sim import cards as C
-from reversis_sim.play.human import CardError, Screen, parse_card, refusal
+from reversis_sim.play.human import ASCII, CardError, Screen, parse_card, refusal
 from reversis_sim.play.records import read_games
 from reversis_sim.play.session import HUMAN
 from reversis_sim.rules import PRESETS
@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from recordcheck import check_record  # noqa: E402
 
 PARLETT = PRESETS["parlett"]
+README = Path(__file__).resolve().parents[1] / "README.md"
 PROMPT = r"Your card \(\? legal cards, hint\): "
 TIMEOUT = 600  # a cold numba cache compiles the review and the search first (minutes); warm, a deal takes seconds
 
@@ -78,11 +79,15 @@ def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
     child.expect(PROMPT)
     child.sendline("hint")
     child.expect(r"Hint: (.*)\r\n")  # one answer: the card to play
-    assert re.fullmatch(r"play \w+\.", child.match.group(1)), child.match.group(1)
+    hint = child.match.group(1)
+    assert re.fullmatch(r"play \w+\.", hint), hint
     child.expect(r"fish for you, \+- one standard error|fish for you, ± one standard error")
     child.expect(r"  [^\r\n]*\r\n")  # the options' values
     if child.expect([r"\(The search player, search, would play \w+\.\)", PROMPT]) == 0:  # named as such
+        hint += " " + child.match.group(0)
         child.expect(PROMPT)
+    example = README.read_text().translate(ASCII)  # the README's example is this session's screen
+    assert f"Hint: {hint.split(' (')[0]}" in example and ("(The search" not in hint or hint.split(". ")[1] in example)
     child.sendline(_legal(child)[0])  # trick 1: 5S, the first legal card
     child.expect(PROMPT)  # trick 2 (seed 7): S3 leads 2H, S0 follows; you hold hearts and diamonds
     child.sendline("7D")
