@@ -99,7 +99,7 @@ def json_text(data, indent: int | None = 2) -> str:
     too few matches, a rate without trials) as null, never a bare NaN (:func:`reversis_sim.record.strict_json`)."""
     from ..record import strict_json
 
-    return strict_json(data, indent=indent)
+    return strict_json(data, indent=indent, default=str)  # a value JSON has no type for (a date) as its text
 
 
 def shown_frame(frame):

@@ -68,8 +68,8 @@ def json_ready(x):
 
 def strict_json(x, **kwargs) -> str:
     """``x`` as strict JSON (RFC 8259): non-finite numbers as null (:func:`json_ready`), never a bare ``NaN``;
-    ``kwargs`` as :func:`json.dumps` takes them (a value JSON has no type for is written with ``str``)."""
-    return json.dumps(json_ready(x), allow_nan=False, default=str, **kwargs)
+    ``kwargs`` as :func:`json.dumps` takes them."""
+    return json.dumps(json_ready(x), allow_nan=False, **kwargs)
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
