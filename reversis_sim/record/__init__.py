@@ -9,7 +9,7 @@ chunks; ``--resume`` recomputes exactly the missing chunks, and because a chunk 
 description, chunk id) the result equals an uninterrupted run row for row. Readers verify every part against the
 manifest before using it (:mod:`.read`).
 
-- :mod:`.schema`: the two tables (schema version 2), seat rows and payments; :mod:`.spec`: the run description and
+- :mod:`.schema`: the two tables (schema version 3), seat rows and payments; :mod:`.spec`: the run description and
   its limits; :mod:`.chunks`: completed chunks as ranges; :mod:`.files`: durable writes, crash-safe appends and the
   writer's lock;
 - :mod:`.read`: the verified readers; :mod:`.folder`: writing, resuming, repairing; :mod:`.upgrade`: a version-1
