@@ -78,7 +78,7 @@ def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
     child.expect("there are no tens in parlett")
     child.expect(PROMPT)
     child.sendline("hint")
-    child.expect(r"Hint: (.*)\r\n")  # one answer: the card to play
+    child.expect(r"Hint: ([^\r\n]*)\r\n")  # one answer: the card to play (pexpect's patterns are DOTALL)
     hint = child.match.group(1)
     assert re.fullmatch(r"play \w+\.", hint), hint
     child.expect(r"fish for you, \+- one standard error|fish for you, ± one standard error")
