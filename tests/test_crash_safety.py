@@ -185,3 +185,9 @@ def test_a_damaged_comparison_or_tuning_folder_is_computed_again_on_resume(tmp_p
         assert foreign.exit_code == 0 and _tables(out)[names[0]].equals(before[names[0]]), foreign.output
     other = run("--out", str(out), "--resume", "--seed", "9")
     assert other.exit_code == 1 and "other settings" in other.output and "Traceback" not in other.output
+    if kind != "tune":  # a folder written before the settings were kept: --resume cannot tell, and says so
+        manifest = json.loads((out / "manifest.json").read_text())
+        del manifest["settings"]
+        (out / "manifest.json").write_text(json.dumps(manifest))
+        old = run("--out", str(out), "--resume")
+        assert old.exit_code == 1 and "written before comparison folders kept their settings" in old.output

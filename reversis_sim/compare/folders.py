@@ -105,6 +105,9 @@ def prepare(out: Path, kind: str, settings: Mapping, *, force: bool, resume: boo
                        f"it without --resume")
     if manifest.get("kind") != kind:
         raise RunError(f"{out} holds a {manifest.get('kind')}, not a {kind}; nothing to resume there")
+    if "settings" not in manifest:
+        raise RunError(f"{out} holds a {kind} written before comparison folders kept their settings, so --resume "
+                       f"cannot tell it is this one; give --force to compute it again")
     theirs, mine = manifest.get("settings") or {}, _plain(settings)
     if theirs != mine:
         differ = sorted(k for k in set(theirs) | set(mine) if theirs.get(k) != mine.get(k))
