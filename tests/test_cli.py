@@ -66,6 +66,28 @@ def test_bad_input_gets_one_clear_sentence_and_no_traceback(args, message):
     assert "Traceback" not in r.output and isinstance(r.exception, SystemExit)
 
 
+@pytest.mark.parametrize("args,message", [
+    (["compare", "--candidate", "avoid", "--baseline", "random", "--delta", "1"],
+     "--delta sets the sequential test: add --sprt, or leave it out"),
+    (["compare", "--candidate", "avoid", "--baseline", "random", "--alpha", "0.1", "--beta", "0.1"],
+     "--alpha, --beta set the sequential test"),
+    (["compare", "--candidate", "avoid", "--baseline", "random", "--sprt", "--delta", "1", "--out", "x"],
+     "--sprt stops when the test decides and writes no folder"),
+    (["compare", "--candidate", "avoid", "--baseline", "random", "--resume"], "give --out"),
+    (["sweep", "--base", "avoid", "--param", "take=2,4", "--param", "take=8", "--baseline", "avoid"],
+     "take is given twice; give each parameter once"),
+    (["review", "--seed", "7", "--deal", "3", "--out", "x"], "--out belongs to a review of a player over many deals"),
+    (["review", "--seed", "7", "--deal", "3", "--resume", "--force"], "--resume, --force belong to a review of a"),
+    (["review", "--policy", "avoid", "--out", "x", "--resume", "--force"], "give one of the two"),
+    (["review", "--record", "x.jsonl", "--deals", "1200"], "--deals belongs to a review of a player over many"),
+    (["play", "--summary", "--show", "0", "--out", "x"], "give one of the two"),
+    (["play", "--show", "0", "--seed", "3", "--out", "x"], "--seed sets a game to play; --show plays nothing"),
+])
+def test_an_option_that_does_not_apply_is_refused_in_one_sentence(args, message):
+    r = run(*args)
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output, r.output
+
+
 def test_simulate_writes_a_run_and_prints_a_summary_as_json(tmp_path):
     out = tmp_path / "run"
     r = run("simulate", "--engine", "reference", "--deals", "48", "--seed", "3", "--format", "json", "--quiet",
@@ -86,6 +108,19 @@ def test_simulate_writes_a_run_and_prints_a_summary_as_json(tmp_path):
 def test_analyze_refuses_a_folder_that_is_not_a_run(tmp_path):
     r = run("analyze", str(tmp_path))
     assert r.exit_code != 0 and "is not a run folder" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("command", ["analyze", "plot", "hands"])
+def test_a_review_or_games_folder_given_for_a_run_says_what_it_is_and_what_reads_it(tmp_path, command):
+    review, games = tmp_path / "review", tmp_path / "games"
+    review.mkdir()
+    (review / "manifest.json").write_text(json.dumps({"format": "reversis-review/2", "chunks_done": []}))
+    r = run(command, str(review))
+    assert r.exit_code == 1 and "is a review folder" in r.output and "--resume" in r.output, r.output
+    games.mkdir()
+    (games / "games.jsonl").write_text("")
+    r = run(command, str(games))
+    assert r.exit_code == 1 and "is a games folder of 'play'" in r.output and "play --summary" in r.output, r.output
 
 
 def test_rules_and_policies_list_their_items_as_data():
@@ -209,3 +244,31 @@ def test_rule_overrides_reach_replay_compare_and_simulate(tmp_path):
     again = run("simulate", "--deals", "240", "--seed", "2", "--out", str(out), "--rule", "party_bonus=41",
                 "--no-figures", "--quiet", "--resume")
     assert again.exit_code == 1 and "rule party_bonus: run has 40, asked 41" in again.output
+
+
+def test_a_run_of_long_matches_chooses_a_chunk_that_fits_unless_one_is_named(tmp_path):
+    """The chunk size the user did not set is chosen to fit (at most 1,000,000 deals a part file); one the user
+    names and that does not fit is refused naming it."""
+    out = tmp_path / "long"
+    r = run("simulate", "--deals", "24000", "--rule", "match_deals=10000", "--seed", "2", "--out", str(out),
+            "--no-figures", "--quiet", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "manifest.json").read_text())["chunk_matches"] == 100
+    r = run("simulate", "--deals", "24000", "--rule", "match_deals=10000", "--chunk-matches", "2048",
+            "--out", str(tmp_path / "named"))
+    assert r.exit_code == 2 and "--chunk-matches 2,048 of 10,000 deals" in r.output
+
+
+def test_the_readme_lists_every_command_that_takes_rule_and_the_current_schema():
+    from reversis_sim.cli import main as group
+    from reversis_sim.record import SCHEMA_VERSION
+
+    ctx = group.make_context("reversis-sim", ["--help"], resilient_parsing=True)
+    takes = {n for n in group.list_commands(ctx) if any(p.name == "rule_overrides"
+                                                         for p in group.get_command(ctx, n).params)}
+    readme = " ".join(README.read_text().split())
+    listed = readme[readme.index("can be changed with `--rule NAME=VALUE`"):].split("):")[0]
+    assert takes and all(f"`{name}`" in listed for name in takes), (takes, listed)
+    upgrade = readme[readme.index("`reversis-sim upgrade DIR`"):][:300]
+    assert f"version {SCHEMA_VERSION}" in upgrade
+    assert f"version {SCHEMA_VERSION}" in run("upgrade", "--help").output

@@ -76,7 +76,7 @@ def test_a_run_without_a_reversis_commitment_has_null_attempt_columns(tmp_path):
 def test_the_quinola_by_hand_of_a_constrained_run_agrees_with_a_direct_computation(tmp_path):
     """A run whose seat 0 is dealt the J♥: the holder's fate and cost by its guards, against the reference's dealt
     hands (with the same constraint) and pandas-free numpy; the tables say what they are conditional on."""
-    from reversis_sim.analysis.hands import conditioning, quinola_by_hand
+    from reversis_sim.analysis.hands import conditioning, quinola_by_hand, quinola_cost_by_hand
     from reversis_sim.constraints import deals_of
 
     rules = PRESETS["parlett"]
@@ -96,9 +96,13 @@ def test_the_quinola_by_hand_of_a_constrained_run_agrees_with_a_direct_computati
         got = table.filter((pl.col("guards") == g) & (pl.col("fate") == fate))
         assert got["successes"].item() == part.height
         assert got["trials"].item() == holder.filter(pl.col("g") == g).height
+    assert "cost_mean" not in table.columns  # one cost per hand, not repeated on every fate row as a cost by fate
+    cost = quinola_cost_by_hand(tmp_path / "r", "guards")
+    assert cost["guards"].n_unique() == cost.height
     for g, part in holder.group_by("g"):
-        got = table.filter(pl.col("guards") == g[0])["cost_mean"][0]
-        assert got == pytest.approx(part["quinola_net"].mean())
+        got = cost.filter(pl.col("guards") == g[0])
+        assert got["cost_mean"].item() == pytest.approx(part["quinola_net"].mean())
+        assert got["holders"].item() == part.height
     assert table["guards"].max() <= 3  # hearts(0) <= 4 with the J♥: at most three hearts below it
 
 
@@ -130,5 +134,10 @@ def test_analyze_adds_the_tables_by_hand(tmp_path):
     import json
 
     data = json.loads(r.stdout)
-    assert {"fish_by_seat", "fish_by_aces", "quinola_by_aces"} <= set(data)
+    assert {"fish_by_seat", "fish_by_aces", "quinola_by_aces", "quinola_cost_by_aces"} <= set(data)
     assert sum(row["n_deals"] for row in data["fish_by_aces"]) == 480 * 4
+    for args in (["--hand", "hearts", "--table", "fish_by_hearts"], ["--table", "fish_by_hearts"]):
+        r = CliRunner().invoke(main, ["analyze", str(out), *args, "--format", "json"])
+        assert r.exit_code == 0 and list(json.loads(r.stdout)) == ["fish_by_hearts"], r.output
+    r = CliRunner().invoke(main, ["analyze", str(out), "--table", "quinola_cost_by_guards", "--format", "csv"])
+    assert r.exit_code == 0 and r.stdout.startswith("guards,holders,cost_mean,"), r.output

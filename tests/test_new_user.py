@@ -208,7 +208,7 @@ def test_the_summary_explains_itself_and_the_fate_figure_counts_the_talon(tmp_pa
     r = cli("simulate", "--deals", "4800", "--seed", "2", "--quiet", "--no-figures", "--out", out)
     assert r.exit_code == 0, r.output
     for words in ("with pool share", "never played: it lay in the talon", "a seat won all the tricks but the last two",
-                  "Espagnolette (a hand of four Aces, or three and the J♥"):
+                  "Espagnolette (a hand of four Aces or three Aces and the J♥"):
         assert words in r.output, words
     seat_rows = [line for line in r.output.splitlines() if line.strip().startswith(("0 ", "1 ", "2 ", "3 "))]
     # 400 matches: too few for a reliable interval of a seat's fish, or of the pool-share view (docs/statistics.md §9)

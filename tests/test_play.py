@@ -14,7 +14,7 @@ import pexpect
 import pytest
 
 from reversis_sim import cards as C
-from reversis_sim.play.human import CardError, Screen, parse_card, refusal
+from reversis_sim.play.human import ASCII, CardError, Screen, parse_card, refusal
 from reversis_sim.play.records import read_games
 from reversis_sim.play.session import HUMAN
 from reversis_sim.rules import PRESETS
@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from recordcheck import check_record  # noqa: E402
 
 PARLETT = PRESETS["parlett"]
+README = Path(__file__).resolve().parents[1] / "README.md"
 PROMPT = r"Your card \(\? legal cards, hint\): "
 TIMEOUT = 600  # a cold numba cache compiles the review and the search first (minutes); warm, a deal takes seconds
 
@@ -77,9 +78,16 @@ def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
     child.expect("there are no tens in parlett")
     child.expect(PROMPT)
     child.sendline("hint")
-    child.expect(r"Hint: the search \(search\) plays (\w+); the reviewer's best is (\w+)\.")
+    child.expect(r"Hint: ([^\r\n]*)\r\n")  # one answer: the card to play (pexpect's patterns are DOTALL)
+    hint = child.match.group(1)
+    assert re.fullmatch(r"play \w+\.", hint), hint
     child.expect(r"fish for you, \+- one standard error|fish for you, ± one standard error")
-    child.expect(PROMPT)
+    child.expect(r"  [^\r\n]*\r\n")  # the options' values
+    if child.expect([r"\(The search player, search, would play \w+\.\)", PROMPT]) == 0:  # named as such
+        hint += " " + child.match.group(0)
+        child.expect(PROMPT)
+    example = README.read_text().translate(ASCII)  # the README's example is this session's screen
+    assert f"Hint: {hint.split(' (')[0]}" in example and ("(The search" not in hint or hint.split(". ")[1] in example)
     child.sendline(_legal(child)[0])  # trick 1: 5S, the first legal card
     child.expect(PROMPT)  # trick 2 (seed 7): S3 leads 2H, S0 follows; you hold hearts and diamonds
     child.sendline("7D")
@@ -299,3 +307,51 @@ def test_the_summary_reviews_every_kept_deal_and_withholds_an_interval_it_cannot
     assert r.exit_code == 0 and "Review of S2" in r.output and "deal 1" in r.output
     r = CliRunner().invoke(main, ["play", "--show", "3", "--out", str(tmp_path / "games")])
     assert r.exit_code != 0 and "keeps 3 deals: show 0 to 2" in r.output
+
+
+class _Script(_Typist):
+    """A person who types ``answers`` in order at the prompts ('' a bare Enter), then stops (end of input)."""
+
+    def __init__(self, answers: list[str]):
+        super().__init__()
+        self.answers, self.prompts = list(answers), []
+
+    def ask(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.answers:
+            raise EOFError
+        return self.answers.pop(0)
+
+
+def _scripted(tmp_path: Path, answers: list[str], hint=None) -> tuple[_Script, int, list]:
+    from reversis_sim.play.loop import SessionEnd, run
+    from reversis_sim.play.session import Game
+    from reversis_sim.policies import parse_seats
+
+    person = _Script(answers)
+    screen = Screen(person.say, person.ask, ascii=True)
+    game = Game(PARLETT, parse_seats(["tuned"], 4), 1, seed=7, match=0, n_deals=1)
+    with pytest.raises(SessionEnd) as end:
+        run(game, screen, tmp_path / "games", None, None if hint is None else hint(screen))
+    return person, end.value.code, end.value.kept
+
+
+def test_an_empty_line_never_decides_and_quit_ends_the_session_keeping_the_finished_deals(tmp_path):
+    """seed 7: S1 may exchange (R14). A bare Enter at the talon asks again instead of keeping the hand; at a card it
+    asks again too; 'quit' ends the session (exit status 0) and says what is kept."""
+    person, code, kept = _scripted(tmp_path, ["", "keep", "", "quit"])
+    assert person.prompts[:2] == ["Discard (a card, or keep): "] * 2  # the empty line did not keep the hand
+    assert any("Type the card to discard, or keep" in line for line in person.said)
+    assert person.prompts[2:] == ["Your card (? legal cards, hint): "] * 2
+    assert any("Type the card to play" in line for line in person.said)
+    assert code == 0 and kept == [] and "You quit: 0 finished deals saved to" in person.said[-1]
+
+
+def test_hint_at_the_talon_gives_the_search_players_exchange(tmp_path):
+    from reversis_sim.play.loop import Hint
+
+    person, code, _ = _scripted(tmp_path, ["hint"], hint=Hint)
+    (line,) = [x for x in person.said if x.startswith("Hint:")]
+    assert re.fullmatch(r"Hint: (keep your hand|discard \w+) \(the search player's exchange, search's; the review "
+                        r"after the deal values each option\)\.", line), line
+    assert code == 0 and not any("is not a card" in x for x in person.said)

@@ -387,3 +387,45 @@ def test_figures_data_reject_bad_arguments(tables):
         convergence(lf, "no_such_column")
     with pytest.raises(ValueError, match="points"):
         convergence(lf, "seat", points=1)
+
+
+def _note(fig) -> str:
+    return " ".join(t.get_text() for ax in fig.axes for t in ax.texts if t.get_gid() == style.NOTE_GID)
+
+
+def test_a_figure_claims_no_interval_it_does_not_draw(tables):
+    """48 matches: every interval of fish per deal is refused (too few matches). The figure draws the means, no
+    bars, and says why; no axis claims a 95% CI."""
+    manifest, lf, _ = tables
+    seat = fish_by(lf, ["seat", "policy"])
+    assert seat["ci_low"].is_nan().all()  # the premise: refused
+    fig = plot.expected_fish(seat, caption="c")
+    note = _note(fig)
+    assert "bars: 95% CI" not in note and "no bars: the intervals need" in note, note
+    assert "95% CI" not in axes_of(fig)[0].get_ylabel()
+    cost = quinola_risk(lf)["cost"]
+    fig = plot.quinola_cost(cost, caption="c")
+    assert "95% CI" not in axes_of(fig)[0].get_xlabel() and "no bar where" in _note(fig)
+
+
+def test_the_convergence_band_is_drawn_only_where_the_text_prints_an_interval(tables):
+    from reversis_sim.analysis.intervals import MIN_MATCHES
+    from reversis_sim.analysis.run import band_where_printed
+
+    _, lf, _ = tables
+    curve = convergence(lf, ["seat", "policy"])
+    refused = band_where_printed(curve, "seat")  # 48 matches, where 32,000 are needed
+    assert refused["ci_low"].is_null().all() and refused["mean"].equals(curve["mean"])
+    fig = plot.convergence(refused, caption="c", band_from=MIN_MATCHES["seat"])
+    ax = axes_of(fig)[0]
+    assert not ax.collections, "no band drawn"
+    assert "no 95% band" in _note(fig) and "32,000 matches" in _note(fig)
+    late = curve.with_columns(pl.when(pl.col("n_matches") >= 20).then(pl.col(c)).otherwise(None).alias(c)
+                              for c in ("ci_low", "ci_high"))
+    fig = plot.convergence(late, caption="c")
+    ax = axes_of(fig)[0]
+    first = late.filter(pl.col("n_matches") >= 20)["n_deals"].min()
+    xs = np.concatenate([p.vertices[:, 0] for c in ax.collections for p in c.get_paths()])
+    assert len(ax.collections) == 4 and xs.min() >= first  # the bands start where the intervals do
+    assert f"bands: 95% CI, the match as the unit, from {late.filter(pl.col('n_matches') >= 20)['n_matches'].min()}" \
+        in _note(fig)

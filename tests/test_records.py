@@ -53,7 +53,15 @@ def test_a_record_that_does_not_settle_the_same_is_refused_naming_the_field(tmp_
     forged = json.loads(json.dumps(records[1]))
     forged["result"]["fish"][0] += 1
     r = _run("replay", "--record", _file(tmp_path, [records[0], forged]))
-    assert r.exit_code == 2 and "record 1 does not replay" in r.output and "'result'" in r.output
+    fish = records[1]["result"]["fish"][0]
+    assert r.exit_code == 2 and "record 1 does not replay: its result.fish[0] is not what the reference engine " \
+        f"settles from its cards ({fish + 1} recorded, {fish} settled)" in " ".join(r.output.split())
+    winner = json.loads(json.dumps(records[1]))
+    winner["result"]["party_winner"] = (records[1]["result"]["party_winner"] + 1) % 4
+    r = _run("review", "--record", _file(tmp_path, [winner]))  # the field that differs, named, with both values
+    assert r.exit_code == 2 and f"its result.party_winner is not what the reference engine settles from its cards " \
+        f"({winner['result']['party_winner']} recorded, {records[1]['result']['party_winner']} settled)" in \
+        " ".join(r.output.split())
     illegal = json.loads(json.dumps(records[0]))
     t = illegal["tricks"][0]
     t["cards"][1], t["cards"][2] = t["cards"][2], t["cards"][1]  # two seats' cards swapped: not in their hands
@@ -101,3 +109,13 @@ def test_review_of_a_record_is_the_review_from_the_record(tmp_path, records):
     r = _run("review", "--record", path, "--deal", "1", "--worlds", "4", "--ascii")
     assert r.exit_code == 0 and "deal 1" in r.output
     assert all(f"S{s}  " in r.output and "decisions not forced" in r.output for s in range(4))
+
+
+def test_kept_deals_are_not_reviewed_in_worlds_that_give_no_standard_error(tmp_path, records):
+    """One or two worlds cannot give a loss its standard error (half the worlds choose, the others measure): refused
+    by review --record and by play, one sentence, exit 2."""
+    path = _file(tmp_path, records)
+    r = _run("review", "--record", path, "--worlds", "2")
+    assert r.exit_code == 2 and "needs two measuring worlds" in r.output and "Traceback" not in r.output
+    r = _run("play", "--summary", "--out", str(tmp_path), "--worlds", "1")
+    assert r.exit_code == 2 and "--worlds" in r.output and "3<=x<=1024" in r.output

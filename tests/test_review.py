@@ -21,8 +21,8 @@ from reversis_sim.review.settings import MAX_WORLDS, ReviewError, review_setting
 from reversis_sim.rules import PRESETS
 
 
-def run(*args):
-    return CliRunner().invoke(main, list(args))
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
 
 
 @pytest.mark.parametrize("name", ["parlett", "serbian", "modern"])
@@ -139,6 +139,8 @@ def test_one_deal_reviewed_as_json_and_as_text():
 @pytest.mark.parametrize("args, message", [
     (["--review-seat", "4"], "review seat 4 is out of range"),
     (["--worlds", "0"], "--worlds 0"),
+    (["--worlds", "1"], "needs two measuring worlds"),  # one world would choose and measure the same loss
+    (["--worlds", "2"], "needs two measuring worlds"),  # one measuring world: every standard error 0
     (["--deal", "12"], "deal 12 is out of range"),
     (["--seat", "search:worlds=16,rollout=tuned", "--worlds", "32"], "an equally noisy copy of itself"),
     (["--rollout", "search"], "must be a heuristic"),
@@ -212,9 +214,10 @@ def test_a_player_reviewed_over_many_deals_into_a_resumable_folder(tmp_path):
         read_review(out)
     lost = run(*args, "--resume")
     assert lost.exit_code == 0 and json.loads(lost.stdout)["error_rate"] == s["error_rate"]  # the chunk redone
+    assert "decisions-00000.parquet: missing); it is reviewed again" in lost.stderr
     assert (out / "decisions-00000.parquet").is_file()
     csv = run(*args[:-3], "--resume", "--format", "csv", "--no-figures")
-    assert csv.exit_code == 0 and csv.output.startswith("group,key,decisions,error_rate")
+    assert csv.exit_code == 0 and csv.stdout.startswith("group,key,decisions,error_rate")
     other = run(*[a if a != "random" else "lowest" for a in args], "--resume")
     assert other.exit_code == 2 and "other settings" in other.output
     (tmp_path / "x").mkdir()
@@ -318,3 +321,20 @@ def test_the_luck_adjusted_interval_keeps_its_coverage(player):
         narrower += adjusted.ci_high - adjusted.ci_low < plain.ci_high - plain.ci_low
     assert held >= sps.binom.ppf(0.025, blocks, 0.95), (held, blocks)
     assert narrower > blocks // 2
+
+
+def test_the_reviewer_and_the_bots_default_to_the_rules_familys_own_strongest_preset():
+    """parlett's tuned under the parlett family (and pierer); under the modern family and serbian, that family's
+    strongest preset, tuned under its own rules."""
+    from reversis_sim.review.settings import default_rollout
+
+    assert {name: default_rollout(rules) for name, rules in PRESETS.items()} == {
+        name: ("strong_modern" if name.startswith("modern") else "strong_serbian" if name == "serbian" else "tuned")
+        for name in PRESETS}
+    r = run("review", "--rules", "serbian", "--seed", "3", "--deal", "1", "--worlds", "4", "--luck-samples", "0",
+            "--format", "json")
+    assert r.exit_code == 0, r.output
+    review = json.loads(r.stdout)["review"]
+    assert review["rollout_name"] == "strong_serbian" and parse_spec(review["rollout"]) == parse_spec("strong_serbian")
+    r = run("play", "--rules", "serbian", "--seed", "3", "--deals", "1", "--speed", "0", "--no-review", input="quit\n")
+    assert r.exit_code == 0 and "S0 strong_serbian" in r.output and "You quit" in r.output, r.output

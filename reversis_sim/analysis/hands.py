@@ -25,7 +25,7 @@ from .. import cards as C
 from ..record import RunSpec, part_files, read_manifest
 from ..rules import Rules
 from .batches import Batches
-from .names import HAND_FEATURES
+from .names import HAND_FEATURES, HAND_TABLE_KINDS
 from .tables import mean_table, rate_table
 
 
@@ -123,33 +123,42 @@ def conditioning(out: str | Path) -> dict:
     return {"deals": manifest["deals"], "acceptance": deals / shuffles if shuffles else None}
 
 
-def quinola_by_hand(out: str | Path, feature: str = "guards") -> pl.DataFrame:
-    """The Quinola's risk for its holder by a feature of his dealt hand: for each value, the share of deals in
-    which the J♥ was dumped, forced, led or left in the talon (Clopper-Pearson 95% intervals; ``fate``, ``rate``,
-    ``ci_low``, ``ci_high``, ``successes``, ``trials``) and the holder's mean ``quinola_net`` per deal with its
-    interval (``cost_mean``, ``cost_ci_low``, ``cost_ci_high``: the match as the unit). Holder: the seat dealt the
-    J♥ (``quinola`` feature), whatever the exchange did with it."""
+def _holders(out: str | Path, feature: str):
+    """The rows of the seats dealt the J♥, with ``feature`` and their J♥'s fate as a string (batches)."""
     if feature not in HAND_FEATURES:
         raise ValueError(f"unknown hand feature {feature!r}; valid features: {', '.join(HAND_FEATURES)}")
-    wanted = tuple(dict.fromkeys((feature, "quinola")))
-    _, lf = with_hand_features(out, wanted)
-    holders = lf.filter(pl.col("quinola") == 1).with_columns(pl.col("quinola_fate").cast(pl.String))
+    _, lf = with_hand_features(out, tuple(dict.fromkeys((feature, "quinola"))))
+    return lf.filter(pl.col("quinola") == 1).with_columns(pl.col("quinola_fate").cast(pl.String))
+
+
+def quinola_by_hand(out: str | Path, feature: str = "guards") -> pl.DataFrame:
+    """The Quinola's fate for its holder by a feature of his dealt hand: for each value, the share of his deals in
+    which the J♥ was dumped, forced, led or left in the talon (Clopper-Pearson 95% intervals; ``fate``, ``rate``,
+    ``ci_low``, ``ci_high``, ``successes``, ``trials``). Holder: the seat dealt the J♥ (``quinola`` feature),
+    whatever the exchange did with it. What the J♥ costs him is :func:`quinola_cost_by_hand` (one row per value,
+    not per fate)."""
+    holders = _holders(out, feature)
     counts = pl.concat([f.group_by(feature, "quinola_fate").agg(pl.len().alias("k")).collect() for f in holders])
     counts = counts.group_by(feature, "quinola_fate").agg(pl.col("k").sum())
     totals = counts.group_by(feature).agg(pl.col("k").sum().alias("n"))
-    fates = rate_table(counts.join(totals, on=feature), [feature, "quinola_fate"], "k", "n").rename(
-        {"quinola_fate": "fate"})
-    cost = mean_table(holders, feature, "quinola_net", unit="match").select(
-        feature, pl.col("mean").alias("cost_mean"), pl.col("ci_low").alias("cost_ci_low"),
-        pl.col("ci_high").alias("cost_ci_high"))
-    return fates.join(cost, on=feature, how="left").sort(feature, "fate")
+    return rate_table(counts.join(totals, on=feature), [feature, "quinola_fate"], "k", "n").rename(
+        {"quinola_fate": "fate"}).sort(feature, "fate")
+
+
+def quinola_cost_by_hand(out: str | Path, feature: str = "guards") -> pl.DataFrame:
+    """What the J♥ moves to (+) or from (−) its holder per deal by a feature of his dealt hand, whatever its fate:
+    for each value, his mean ``quinola_net`` (``cost_mean``, ``cost_ci_low``, ``cost_ci_high``: the match as the
+    unit), the deals behind it (``holders``) and ``n_needed`` (matches needed for an interval, 0 when it is
+    printed)."""
+    cost = mean_table(_holders(out, feature), feature, "quinola_net", unit="match")
+    return cost.select(feature, pl.col("n_deals").alias("holders"), pl.col("mean").alias("cost_mean"),
+                       pl.col("ci_low").alias("cost_ci_low"), pl.col("ci_high").alias("cost_ci_high"),
+                       "n_needed").sort(feature)
 
 
 def hand_tables(out: str | Path, features=HAND_FEATURES) -> dict[str, pl.DataFrame]:
-    """``fish_by_<F>`` (:func:`by_hand`) and ``quinola_by_<F>`` (:func:`quinola_by_hand`) for every feature F, in
-    that order: the tables ``hands`` prints and draws, and ``analyze --hand`` adds."""
-    tables = {}
-    for f in features:
-        tables[f"fish_by_{f}"] = by_hand(out, f)
-        tables[f"quinola_by_{f}"] = quinola_by_hand(out, f)
-    return tables
+    """``fish_by_<F>`` (:func:`by_hand`), ``quinola_by_<F>`` (:func:`quinola_by_hand`) and ``quinola_cost_by_<F>``
+    (:func:`quinola_cost_by_hand`) for every feature F, in that order (:func:`.names.hand_table_names`): the tables
+    ``hands`` prints and draws, and ``analyze --hand`` adds."""
+    made = {"fish_by": by_hand, "quinola_by": quinola_by_hand, "quinola_cost_by": quinola_cost_by_hand}
+    return {f"{kind}_{f}": made[kind](out, f) for f in features for kind in HAND_TABLE_KINDS}

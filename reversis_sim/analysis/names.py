@@ -8,3 +8,20 @@ TABLES = ("fish_by_seat", "fish_by_seat_zero_sum", "fish_by_position", "fish_by_
 
 HAND_FEATURES = ("top_cards", "hearts", "aces", "points", "quinola", "voids", "guards")
 """The features of a seat's dealt hand that :mod:`.hands` tabulates outcomes by."""
+
+HAND_TABLE_KINDS = ("fish_by", "quinola_by", "quinola_cost_by")
+"""The tables of :func:`.hands.hand_tables` for a feature F: ``<kind>_<F>``."""
+
+
+def hand_table_names(features=HAND_FEATURES) -> tuple[str, ...]:
+    """The names of the tables by the hand dealt for ``features``, in :func:`.hands.hand_tables` order."""
+    return tuple(f"{kind}_{f}" for f in features for kind in HAND_TABLE_KINDS)
+
+
+def hand_feature_of(table: str) -> str | None:
+    """The feature a table by the hand dealt is by (``fish_by_hearts``: ``hearts``), or None for another table."""
+    for kind in sorted(HAND_TABLE_KINDS, key=len, reverse=True):
+        feature = table.removeprefix(f"{kind}_")
+        if feature != table and feature in HAND_FEATURES:
+            return feature
+    return None

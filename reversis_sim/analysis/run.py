@@ -12,6 +12,7 @@ from ..overrides import label
 from ..record import part_files, payments_path, read_manifest
 from .batches import ROWS_PER_BATCH, Batches
 from .figures_data import convergence, fish_distribution, quinola_fates
+from .intervals import MIN_MATCHES
 from .names import TABLES
 from .scan import scan_run
 
@@ -64,6 +65,7 @@ def summary_of(out, manifest, policies, seats, zero_sum, fates, n_deals, pool_le
     tests' oracle): the seats' fish tables raw and with the pool share, the fates' shares, the counts."""
     return {
         "rules": manifest["rules"], "rules_label": label(manifest["rules"], manifest["rules_params"]),
+        "rules_params": manifest["rules_params"],
         "seed": manifest["seed"], "out": str(out),
         "n_deals": n_deals, "n_matches": manifest["n_matches"],
         "seats": [{**row, "policy": policies[row["seat"]], "zero_sum_mean": z["mean"], "zero_sum_ci_low": z["ci_low"],
@@ -102,6 +104,13 @@ FIGURE_TABLES = ("fish_by_seat", "fish_by_position", "fish_by_policy", "fish_dis
 """The tables a run's figures draw, in order (:func:`figure_tables`)."""
 
 
+def band_where_printed(curve: pl.DataFrame, kind: str) -> pl.DataFrame:
+    """A convergence curve whose interval is null where fewer matches are in than a reliable interval of ``kind``
+    needs (:data:`.intervals.MIN_MATCHES`): a figure draws no band the text would refuse."""
+    enough = pl.col("n_matches") >= MIN_MATCHES[kind]
+    return curve.with_columns(pl.when(enough).then(pl.col(c)).otherwise(None).alias(c) for c in ("ci_low", "ci_high"))
+
+
 def figure_tables(out: str | Path) -> tuple[dict, dict[str, Callable[[], pl.DataFrame]]]:
     """(manifest, {name: thunk}) of the tables a run's figures draw (:data:`FIGURE_TABLES`), each computed only
     when its thunk is called, in flat memory whatever the run's size: the fish, Quinola and reversis tables from
@@ -130,7 +139,7 @@ def figure_tables(out: str | Path) -> tuple[dict, dict[str, Callable[[], pl.Data
         "fish_by_position": fish("position"),
         "fish_by_policy": fish("policy"),
         "fish_distribution": lambda: fish_distribution(lf, "policy"),
-        "convergence": lambda: convergence(lf, ["seat", "policy"]),
+        "convergence": lambda: band_where_printed(convergence(lf, ["seat", "policy"]), "seat"),
         "quinola_fate_by_hearts": lambda: quinola_fates(q()),
         "quinola_cost": lambda: q()["cost"],
         "reversis_rates": lambda: scan().reversis_rates("policy"),

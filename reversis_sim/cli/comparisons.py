@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from .options import (
@@ -13,10 +11,13 @@ from .options import (
     command,
     deals_from,
     fail,
+    json_text,
     matches_of,
     named_policy,
     os_fault,
     policy_spec,
+    refusal_note,
+    shown_frame,
     with_common_options,
     with_constraint_options,
     with_rule_overrides,
@@ -38,15 +39,6 @@ def _interval(summary: dict, what: str = "mean difference") -> str:
             f"p = {summary['p_value']:.3g}")
 
 
-def _refusals(frame, match_deals: int) -> str | None:
-    """The sentence under a table some of whose intervals were refused (too few matches), else None."""
-    from ..analysis.intervals import too_few
-
-    if "n_needed" not in frame.columns or frame.height == 0 or not (frame["n_needed"] > 0).any():
-        return None
-    return f"(no 95% CI where it is NaN: {too_few(int(frame['n_needed'].max()), match_deals)})"
-
-
 def _pairing(vr) -> str:
     """What the variance reduction means for the user, in words."""
     if vr is None:
@@ -63,7 +55,39 @@ def _print_frame(frame, title: str) -> None:
 
     with pl.Config(tbl_rows=100, tbl_cols=20, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_width_chars=160):
-        click.echo(f"\n## {title}\n{frame}")
+        click.echo(f"\n## {title}\n{shown_frame(frame)}")
+
+
+def _resume_option(kind: str):
+    return click.option("--resume", is_flag=True,
+                        help=f"Compute again the {kind} in --out (the same settings) where one of its tables is "
+                             "truncated, missing or foreign; a whole folder is left as it is.")
+
+
+def _folder_options(out, force: bool, resume: bool) -> None:
+    """``--resume`` needs the folder it repairs, and excludes ``--force``: one sentence, exit 2."""
+    if resume and out is None:
+        raise click.UsageError("--resume computes again the damaged tables of the folder --out: give --out")
+    if resume and force:
+        raise click.UsageError("--resume keeps the folder and recomputes what is damaged, --force replaces it: give "
+                               "one of the two")
+
+
+def _only_with_sprt(sprt: bool, out) -> None:
+    """The options of the sequential test, refused without ``--sprt`` (and ``--out``, which it does not write)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    if sprt:
+        if out is not None:
+            raise click.UsageError("--sprt stops when the test decides and writes no folder: leave out --out (or "
+                                   "--sprt, for a comparison of a fixed size written to --out)")
+        return
+    given = [f"--{name.replace('_', '-')}" for name in ("delta", "alpha", "beta", "batch_deals")
+             if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+    if given:
+        raise click.UsageError(f"{', '.join(given)} {'sets' if len(given) == 1 else 'set'} the sequential test: add "
+                               f"--sprt, or leave {'it' if len(given) == 1 else 'them'} out")
 
 
 def _grid_value(param, text: str) -> float:
@@ -95,6 +119,7 @@ def _grid_value(param, text: str) -> float:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Write the comparison as a folder (Parquet + manifest).")
 @click.option("--force", is_flag=True, help="Overwrite an existing comparison folder.")
+@_resume_option("comparison")
 @click.option("--sprt", is_flag=True, help="Sequential test: stop as soon as the GSPRT decides.")
 @click.option("--delta", type=float, default=None, help="SPRT: the smallest gain (fish per deal) worth finding.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
@@ -104,8 +129,8 @@ def _grid_value(param, text: str) -> float:
 @click.option("--batch-deals", type=click.IntRange(1), default=6_000, show_default=True,
               help="SPRT: deals per batch between looks.")
 @with_constraint_options
-def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseline, field, deals, out, force, sprt,
-            delta, alpha, beta, batch_deals, predeal, where):
+def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseline, field, deals, out, force, resume,
+            sprt, delta, alpha, beta, batch_deals, predeal, where):
     """Is CANDIDATE better than BASELINE? Duplicate deals: the same matches (same cards, same policy
     randomness) are played with the candidate and with the baseline in each seat in turn against the field.
     Prints the paired mean difference in fish per deal (candidate minus baseline) with its 95% CI, the
@@ -123,6 +148,8 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
     from ..overrides import label
 
     rules = with_rule_overrides(rules, rule_overrides)
+    _only_with_sprt(sprt, out)
+    _folder_options(out, force, resume)
     constraints = deals_from(rules, predeal, where, quiet=fmt == "json")
     try:
         if sprt:
@@ -147,14 +174,15 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
             summary = library.json_ready(res.summary())
         else:
             res = working(library.compare, rules, candidate, baseline, field, n_matches=matches_of(rules, deals),
-                          seed=seed, engine=engine, threads=threads, out=out, force=force, deals=constraints)
+                          seed=seed, engine=engine, threads=threads, out=out, force=force, deals=constraints,
+                          resume=resume)
             summary = res.json_summary()
     except REFUSALS as e:
         fail(e)
     except OSError as e:
         raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
     if fmt == "json":
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(json_text(summary))
         return
     click.echo(f"{label(rules.name, rules.to_params())}: {named_policy(candidate)} vs {named_policy(baseline)} "
                f"(field {named_policy(field or baseline)}), seed {seed}")
@@ -180,8 +208,10 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
               help="Deals per pairing (whole matches); pairwise claims from 4,000 matches (48,000 deals).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the tables as a folder.")
 @click.option("--force", is_flag=True, help="Overwrite an existing tournament folder.")
+@_resume_option("tournament")
 @with_constraint_options
-def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deals, out, force, predeal, where):
+def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deals, out, force, resume, predeal,
+               where):
     """Seat every policy in every seat against three copies of every policy, on the same deals: the payoff
     matrix (fish per deal of the row policy against a field of the column policy, with 95% CIs), a ranking,
     and pairwise claims corrected for multiple comparisons (Holm).
@@ -195,24 +225,24 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
     rules = with_rule_overrides(rules, rule_overrides)
     if len(policies) < 2:
         raise click.UsageError("a tournament needs at least two --policy")
+    _folder_options(out, force, resume)
     constraints = deals_from(rules, predeal, where, quiet=fmt == "json")
     try:
         res = working(library.tournament, rules, list(policies), n_matches=matches_of(rules, deals), seed=seed,
-                      engine=engine, threads=threads, out=out, force=force, deals=constraints)
+                      engine=engine, threads=threads, out=out, force=force, deals=constraints, resume=resume)
     except REFUSALS as e:
         fail(e)
     except OSError as e:
         raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
     if fmt == "json":
-        click.echo(json.dumps(library.json_ready({"payoff": res.payoff.to_dicts(), "ranking": res.ranking.to_dicts(),
-                                          "pairwise": res.pairwise.to_dicts(), "n_deals": res.n_deals}),
-                              indent=2))
+        click.echo(json_text({"payoff": res.payoff.to_dicts(), "ranking": res.ranking.to_dicts(),
+                              "pairwise": res.pairwise.to_dicts(), "n_deals": res.n_deals}))
         return
     click.echo(f"{rules.name}: {len(policies)} policies, seed {seed}, {res.n_deals:,} deals played")
     for frame, title in ((res.payoff, "payoff (row policy against a field of the column policy, fish per deal)"),
                          (res.ranking, "ranking"), (res.pairwise, "pairwise (Holm-corrected)")):
         _print_frame(frame, title)
-        note = _refusals(frame, rules.match_deals)
+        note = refusal_note(frame, rules.match_deals)
         if note:
             click.echo(note)
 
@@ -234,8 +264,9 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
 @click.option("--confirm-deals", type=click.IntRange(1), default=None, help="Deals of the confirmation.")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the grid as a folder.")
 @click.option("--force", is_flag=True, help="Overwrite an existing sweep folder.")
+@_resume_option("sweep")
 def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, baseline, field, deals, confirm_seed,
-              confirm_deals, out, force):
+          confirm_deals, out, force, resume):
     """Evaluate a grid of parameter values of BASE against BASELINE with paired statistics, Holm-corrected
     across the grid; with --confirm-seed the best setting found is re-tested alone on fresh deals.
 
@@ -248,10 +279,14 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
     rules = with_rule_overrides(rules, rule_overrides)
     from ..policies import FAMILIES, parse_spec
 
+    _folder_options(out, force, resume)
     family = {q.name: q for q in FAMILIES[parse_spec(base).family].params}  # base was checked by its option
     grid = {}
     for p in params:
         name, eq, values = p.partition("=")
+        if name.strip() in grid:
+            raise click.BadParameter(f"{name.strip()} is given twice; give each parameter once, its values "
+                                     f"together ({name.strip()}=V1,V2,...)", param_hint="'--param'")
         try:
             grid[name.strip()] = [_grid_value(family.get(name.strip()), v) for v in values.split(",") if v.strip()]
         except ValueError as e:
@@ -262,20 +297,19 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
         res = working(library.sweep, rules, base, grid, baseline, field=field, n_matches=matches_of(rules, deals),
                       seed=seed, confirm_seed=confirm_seed,
                       confirm_matches=None if confirm_deals is None else matches_of(rules, confirm_deals),
-                      engine=engine, threads=threads, out=out, force=force)
+                      engine=engine, threads=threads, out=out, force=force, resume=resume)
     except REFUSALS as e:
         fail(e)
     except OSError as e:
         raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
     table = res.table()
     if fmt == "json":
-        click.echo(json.dumps(library.json_ready({"best": res.best, "confirmed": res.confirmed,
-                                          "grid": table.to_dicts()}), indent=2))
+        click.echo(json_text({"best": res.best, "confirmed": res.confirmed, "grid": table.to_dicts()}))
         return
     _print_frame(table.select([c for c in ("stage", "spec", "mean_difference", "ci_low", "ci_high", "p_value",
                                            "p_holm", "reject", "best") if c in table.columns]),
                  f"sweep of {base} against {baseline} ({rules.name}, seed {seed})")
-    note = _refusals(table, rules.match_deals)
+    note = refusal_note(table, rules.match_deals)
     if note:
         click.echo(note)
     if res.confirm is not None:

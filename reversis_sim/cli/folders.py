@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from ..analysis.names import HAND_FEATURES, TABLES
-from .options import command, folder_errors
+from ..analysis.names import HAND_FEATURES, TABLES, hand_feature_of, hand_table_names
+from .options import command, folder_errors, json_text, refusal_note, shown_frame
 
 TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True)
@@ -20,11 +20,13 @@ TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_datafra
 @command("analyze")
 @click.argument("run_dir", type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
-@click.option("--table", "tables", type=click.Choice(TABLES), multiple=True,
-              help="Only these tables (csv takes exactly one; default: all, or fish_by_seat for csv).")
+@click.option("--table", "tables", type=click.Choice(TABLES + hand_table_names()), multiple=True,
+              help="Only these tables, a table by the hand dealt included (fish_by_hearts) (csv takes exactly one; "
+                   "default: all, or fish_by_seat for csv).")
 @click.option("--hand", "hand_features", multiple=True, type=click.Choice(HAND_FEATURES),
-              help="Add the tables by this feature of the hand dealt: fish_by_<F> and quinola_by_<F> (repeatable; "
-                   "'reversis-sim hands' also draws them).")
+              help="Add the tables by this feature of the hand dealt: fish_by_<F>, quinola_by_<F> and "
+                   "quinola_cost_by_<F> (repeatable; with --table, only the tables named are printed; 'reversis-sim "
+                   "hands' also draws them).")
 def analyze(run_dir, fmt, tables, hand_features):
     """Print the analysis of a run folder: expected fish per deal by seat, by position relative to the dealer
     and by policy (95% CIs, the match as the sampling unit); the Quinola's fate and cost for its holder; reversis
@@ -39,25 +41,34 @@ def analyze(run_dir, fmt, tables, hand_features):
 
     from ..analysis import analysis_tables
     from ..analysis.hands import hand_tables
+    from ..record import read_manifest
 
-    extra = [n for f in hand_features for n in (f"fish_by_{f}", f"quinola_by_{f}")]
-    names = list(tables) + extra if tables or fmt == "csv" else list(TABLES) + extra
-    names = names or ["fish_by_seat"]
+    extra = list(hand_table_names(hand_features))
+    if tables:
+        names = list(dict.fromkeys(tables))
+    else:
+        names = (extra or ["fish_by_seat"]) if fmt == "csv" else list(TABLES) + extra
     if fmt == "csv" and len(names) != 1:
         raise click.UsageError("--format csv prints one table: give exactly one --table")
+    features = list(dict.fromkeys([*hand_features, *(f for f in map(hand_feature_of, names) if f)]))
     with folder_errors(run_dir, "check the folder and its files"):
-        all_tables = analysis_tables(run_dir)
-        if hand_features:
-            all_tables.update(hand_tables(run_dir, hand_features))
+        all_tables = analysis_tables(run_dir) if any(n in TABLES for n in names) else {}
+        if features:
+            all_tables.update(hand_tables(run_dir, features))
     if fmt == "csv":
         click.echo(all_tables[names[0]].write_csv(), nl=False)
         return
     if fmt == "json":
-        click.echo(json.dumps({n: all_tables[n].to_dicts() for n in names}, indent=2, default=str))
+        click.echo(json_text({n: all_tables[n].to_dicts() for n in names}))
         return
+    with folder_errors(run_dir, "check the folder and its files"):
+        match_deals = read_manifest(run_dir)["match_deals"]
     with pl.Config(**TEXT_TABLES):
         for n in names:
-            click.echo(f"\n## {n.replace('_', ' ')}\n{all_tables[n]}")
+            click.echo(f"\n## {n.replace('_', ' ')}\n{shown_frame(all_tables[n])}")
+            note = refusal_note(all_tables[n], match_deals)
+            if note:
+                click.echo(note)
 
 
 @command("plot")
@@ -130,6 +141,7 @@ def hands(run_dir, features, fmt, figures):
     features = features or ("hearts", "guards", "aces", "voids")
     with folder_errors(run_dir, "fix that and run it again"):
         cond = conditioning(run_dir)
+        match_deals = read_manifest(run_dir)["match_deals"]
         tables = hand_tables(run_dir, features)
         paths = []
         if figures:
@@ -138,8 +150,7 @@ def hands(run_dir, features, fmt, figures):
             paths = write_hand_figures(run_dir, tables, features, manifest=read_manifest(run_dir),
                                        conditional=None if cond["deals"] is None else json.dumps(cond["deals"]))
     if fmt == "json":
-        click.echo(json.dumps({"conditioning": cond, **{k: v.to_dicts() for k, v in tables.items()}}, indent=2,
-                              default=str))
+        click.echo(json_text({"conditioning": cond, **{k: v.to_dicts() for k, v in tables.items()}}))
     else:
         if cond["deals"] is not None:
             share = "unknown share" if cond["acceptance"] is None else f"{cond['acceptance']:.2%} of shuffles"
@@ -153,7 +164,10 @@ def hands(run_dir, features, fmt, figures):
                 click.echo(f"\n## {name.replace('_', ' ')}")
                 with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_formatting="MARKDOWN",
                                tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
-                    click.echo(t)
+                    click.echo(shown_frame(t))
+                note = refusal_note(t, match_deals)
+                if note:
+                    click.echo(note)
     for p in paths:
         click.echo(f"wrote {p}", err=True)
 
@@ -161,9 +175,10 @@ def hands(run_dir, features, fmt, figures):
 @command("upgrade")
 @click.argument("run_dir", type=click.Path())
 def upgrade(run_dir):
-    """Rewrite a run folder of schema version 1 (one table with a paid and a received column per reason) in
-    version 2 (a lean seat table and a payments table, docs/schema.md), in place and row for row; run it again to
-    finish an interrupted upgrade.
+    """Rewrite a run folder of an older schema in the current one (version 3: a lean seat table with each seat's
+    dealt hand, and a payments table, docs/schema.md), in place and row for row: version 1 (one table with a paid
+    and a received column per reason) or version 2 (no dealt hands); run it again to finish an interrupted
+    upgrade.
 
     \b
     Example:

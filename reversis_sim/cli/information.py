@@ -3,7 +3,6 @@ and their named presets). Plain Python only: these start at once."""
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 import click
@@ -11,7 +10,7 @@ import click
 from ..overrides import label, override_text
 from ..policies import FAMILIES, NAMED, parse_spec
 from ..rules import PRESETS, RulesError, get_preset
-from .options import command, rule_option, with_rule_overrides
+from .options import command, json_text, rule_option, with_rule_overrides
 
 ROLLOUT_DOC = ("the heuristic that plays the deals out and takes the exchange and the declaration: a named preset, "
                "a family, or a spec in parentheses, rollout=(avoid:take=0,declare=3); never a search")
@@ -37,7 +36,7 @@ def rules(preset, rule_overrides, fmt):
         items = [{"name": r.name, "source": r.source, "differences_from_parlett": r.differences()}
                  for r in PRESETS.values()]
         if fmt == "json":
-            click.echo(json.dumps(items, indent=2))
+            click.echo(json_text(items))
             return
         for it in items:
             diff = it["differences_from_parlett"]
@@ -56,7 +55,7 @@ def rules(preset, rule_overrides, fmt):
     data = {"name": r.name, "label": label(r.name, params), "source": r.source, "params": params,
             "overridden": sorted(changed), "differences_from_parlett": r.differences()}
     if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json_text(data))
         return
     click.echo(f"{data['label']}: {r.source}")
     for k, v in params.items():
@@ -84,7 +83,7 @@ def policies(fmt):
     items += [{"name": name, "kind": "preset", "spec": str(parse_spec(text))}
               for name, text in NAMED.items() if name not in FAMILIES]
     if fmt == "json":
-        click.echo(json.dumps(items, indent=2))
+        click.echo(json_text(items))
         return
     for it in items:
         if it["kind"] == "preset":

@@ -94,6 +94,32 @@ REFUSALS = (ValueError, RulesError, PolicySpecError, RunError)
 touch): the commands print it as one sentence."""
 
 
+def json_text(data, indent: int | None = 2) -> str:
+    """What a command prints for ``--format json``: strict JSON, every non-finite number (an interval refused for
+    too few matches, a rate without trials) as null, never a bare NaN (:func:`reversis_sim.record.strict_json`)."""
+    from ..record import strict_json
+
+    return strict_json(data, indent=indent, default=str)  # a value JSON has no type for (a date) as its text
+
+
+def shown_frame(frame):
+    """A table as the text output prints it: a refused interval (NaN) shown as null, as JSON writes it."""
+    import polars as pl
+
+    return frame.with_columns(pl.col(c).fill_nan(None) for c, kind in frame.schema.items() if kind.is_float())
+
+
+def refusal_note(frame, match_deals: int | None) -> str | None:
+    """The sentence under a table some of whose intervals were refused (too few matches), else None: what the
+    nulls and the ``n_needed`` column mean."""
+    from ..analysis.intervals import too_few
+
+    if "n_needed" not in frame.columns or frame.height == 0 or not (frame["n_needed"] > 0).any():
+        return None
+    return (f"(null: no 95% CI there, {too_few(int(frame['n_needed'].max()), match_deals)}; n_needed: the matches "
+            f"an interval needs, 0 where it is printed; docs/statistics.md §9)")
+
+
 def fail(e: Exception):
     """A refusal of the library (bad input it found, a folder it will not touch) as one sentence, exit status 1."""
     raise click.ClickException(str(e)) from None

@@ -4,7 +4,6 @@ print."""
 
 from __future__ import annotations
 
-import json
 import secrets
 import sys
 from pathlib import Path
@@ -12,9 +11,11 @@ from pathlib import Path
 import click
 
 from ..keys import MAX_SEED
-from .options import command, fail, rule_option, rules_option, seats_of, with_rule_overrides
+from ..review.settings import DEFAULT_ROLLOUT, FAMILY_DEFAULTS, MAX_WORLDS, MIN_WORLDS, default_rollout
+from .options import command, fail, json_text, rule_option, rules_option, seats_of, with_rule_overrides
 
-DEFAULT_BOT = "tuned"
+DEFAULT_BOT = DEFAULT_ROLLOUT
+"""The bots under the parlett family's rules; another family's are its own strongest preset (default_rollout)."""
 
 
 @command("play")
@@ -22,7 +23,8 @@ DEFAULT_BOT = "tuned"
 @rule_option
 @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
               help=f"The bots: one spec for every seat, or one per seat (the person's seat's is ignored) "
-                   f"(default: {DEFAULT_BOT}; 'search' for the strongest).")
+                   f"(default: {DEFAULT_BOT}; under the modern family's rules {FAMILY_DEFAULTS['penalty']}, under "
+                   f"serbian {FAMILY_DEFAULTS['bank']}; 'search' for the strongest).")
 @click.option("--you", type=click.IntRange(0, 4), default=1, show_default=True,
               help="Your seat (0 deals the first deal; the eldest, who leads, sits at 1).")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
@@ -35,8 +37,9 @@ DEFAULT_BOT = "tuned"
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep every finished deal's record in DIR/games.jsonl (appended; replay, refereeing and "
                    "review read it).")
-@click.option("--worlds", type=click.IntRange(1, 1024), default=16, show_default=True,
-              help="Worlds each decision is played out in by the review after each deal (and by --summary).")
+@click.option("--worlds", type=click.IntRange(MIN_WORLDS, MAX_WORLDS), default=16, show_default=True,
+              help="Worlds each decision is played out in by the review after each deal (and by --summary); half "
+                   "choose the best option, the others measure the loss and its standard error.")
 @click.option("--no-review", is_flag=True, help="Skip the review and the duplicate deal after each deal.")
 @click.option("--summary", is_flag=True, help="Play nothing: summarize the person's deals kept in --out DIR (the "
                                               "error rate beside the bot ladder, fish against tuned's).")
@@ -50,9 +53,9 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
          fmt, ascii_):
     """Play Reversis against the bots: your hand by suit, the talon exchange, the declaration where the rules
     allow one, then trick by trick. Type a card to play it (JH, QS, 10S where the deck has tens), '?' for your
-    legal cards, 'hint' for the search's card and the value of each option. After each deal: your decisions
-    reviewed (the best option, your loss, the marks), the same cards with tuned in your seat, and the running
-    fish. Ctrl-C keeps the finished deals.
+    legal cards, 'hint' for the card to play and the value of each option (at the talon: the search player's
+    exchange). After each deal: your decisions reviewed (the best option, your loss, the marks), the same cards
+    with tuned in your seat, and the running fish. 'quit', Ctrl-C or Ctrl-D stops, keeping the finished deals.
 
     \b
     Example:
@@ -61,6 +64,7 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
       reversis-sim play --show 0 --out games
     """
     if summary or show is not None:
+        _reading_only(summary, show)
         _kept(out, worlds, fmt, ascii_, show)
         return
     if fmt != "text":
@@ -69,14 +73,15 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
     if you >= rules.n_seats:
         raise click.BadParameter(f"seat {you} is out of range: {rules.name} has seats 0..{rules.n_seats - 1}",
                                  param_hint="'--you'")
-    seats = seats_of(rules, seat_specs or (DEFAULT_BOT,))
+    bot = default_rollout(rules)
+    seats = seats_of(rules, seat_specs or (bot,))
     if n_deals is not None and n_deals > rules.match_deals:
         raise click.BadParameter(f"a {rules.name} match has {rules.match_deals} deals; play 1 to {rules.match_deals}"
                                  f" (another match: --match)", param_hint="'--deals'")
     if seed is None:
         seed = secrets.randbelow(1 << 31)
     from ..play.human import Screen
-    from ..play.loop import Hint, Reviewing, SessionEnd, run
+    from ..play.loop import Hint, Reviewing, SessionEnd, hint_search, run
     from ..play.session import Game
     from .options import compiling_notice
 
@@ -84,14 +89,35 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
     screen = Screen(say=click.echo, ask=_ask, ascii=ascii_, speed=speed)
     click.echo(f"reversis-sim play: {rules.name}, seed {seed}, match {match}, {game.n_deals} deal"
                f"{'s' if game.n_deals > 1 else ''}; you are S{you}. Type a card (JH, QS), '?' for your legal cards, "
-               "'hint' for the search's advice; Ctrl-C stops (the finished deals are kept).")
+               "'hint' for advice; 'quit' (or Ctrl-C, Ctrl-D) stops, and the finished deals are kept.")
     try:
-        run(game, screen, out, None if no_review else Reviewing(worlds=worlds),
-            Hint(screen, working=compiling_notice), working=compiling_notice)
+        run(game, screen, out, None if no_review else Reviewing(worlds=worlds, rollout=bot),
+            Hint(screen, rollout=bot, search=hint_search(bot), working=compiling_notice), working=compiling_notice)
     except SessionEnd as e:
         sys.exit(e.code)
     except (OSError, ValueError) as e:
         fail(e)
+
+
+GAME_OPTIONS = ("rules", "rule_overrides", "seat_specs", "you", "seed", "match", "n_deals", "speed", "no_review")
+"""The options of a game to play, which ``--summary`` and ``--show`` (they play nothing) do not take."""
+
+
+def _reading_only(summary: bool, show: int | None) -> None:
+    """``--summary`` and ``--show`` each read the kept games, one at a time, playing nothing: one sentence, exit 2,
+    for both, or for an option of a game given beside them."""
+    from click.core import ParameterSource
+
+    if summary and show is not None:
+        raise click.UsageError("--summary sums up every kept deal and --show K draws one: give one of the two")
+    ctx = click.get_current_context()
+    given = [next(o for o in p.opts if o.startswith("--")) for p in ctx.command.params
+             if p.name in GAME_OPTIONS and ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE]
+    if given:
+        what = "--summary" if summary else "--show"
+        one = len(given) == 1
+        raise click.UsageError(f"{', '.join(given)} set{'s' if one else ''} a game to play; {what} plays nothing (it "
+                               f"reads the deals kept in --out): leave {'it' if one else 'them'} out")
 
 
 def _ask(prompt: str) -> str:
@@ -104,7 +130,7 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
     if out is None:
         raise click.UsageError(f"{'--summary' if show is None else '--show'} reads the games kept in --out DIR; give "
                                "it")
-    from ..play.records import RecordFileError, read_games
+    from ..play.records import RecordFileError, read_games, rules_of
     from ..play.session import GAMES, human_seat
 
     if not out.exists():
@@ -124,10 +150,10 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
         record = records[show]
         you = human_seat(record)
         seats = [you] if you is not None else list(range(len(record["seats"])))
-        review = review_record(record, seats, worlds=worlds)
-        click.echo(json.dumps(review, indent=1) if fmt == "json" else review_text(review, ascii=ascii_))
+        review = review_record(record, seats, worlds=worlds, rollout=default_rollout(rules_of(record)))
+        click.echo(json_text(review, indent=1) if fmt == "json" else review_text(review, ascii=ascii_))
         return
     from ..play.summary import summarize_games, summary_text
 
     summary = summarize_games(records, worlds=worlds)
-    click.echo(json.dumps(summary, indent=1) if fmt == "json" else summary_text(summary, ascii=ascii_))
+    click.echo(json_text(summary, indent=1) if fmt == "json" else summary_text(summary, ascii=ascii_))

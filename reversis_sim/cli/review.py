@@ -3,14 +3,23 @@ Parse, call the library, print."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
 from ..record import MAX_DEALS, MAX_MATCHES
-from ..review.settings import DEFAULT_LUCK_SAMPLES, DEFAULT_ROLLOUT, DEFAULT_WORLDS, MAX_WORLDS, ReviewError
+from ..review.settings import (
+    DEFAULT_LUCK_SAMPLES,
+    DEFAULT_ROLLOUT,
+    DEFAULT_WORLDS,
+    FAMILY_DEFAULTS,
+    MAX_WORLDS,
+    MIN_WORLDS,
+    ReviewError,
+    check_worlds,
+    default_rollout,
+)
 from .options import (
     command,
     compiling_notice,
@@ -19,6 +28,7 @@ from .options import (
     fail,
     folder_errors,
     interruptible,
+    json_text,
     kept_records,
     matches_of,
     on_cluster,
@@ -56,10 +66,13 @@ from .options import (
 @click.option("--force", is_flag=True, help="Many deals: replace the review folder --out.")
 @threads_option
 @click.option("--worlds", type=int, default=DEFAULT_WORLDS, show_default=True,
-              help=f"Worlds each decision is played out in (1 to {MAX_WORLDS}), the same for every option: half "
-                   "choose the best option, half measure the values.")
-@click.option("--rollout", default=DEFAULT_ROLLOUT, show_default=True, callback=policy_spec, metavar="SPEC",
-              help="The heuristic that plays the rest of the deal in every seat of the reviewer's rollouts.")
+              help=f"Worlds each decision is played out in ({MIN_WORLDS} to {MAX_WORLDS}), the same for every "
+                   "option: half choose the best option, the others measure the values and the loss's standard "
+                   "error.")
+@click.option("--rollout", default=None, callback=policy_spec, metavar="SPEC",
+              help=f"The heuristic that plays the rest of the deal in every seat of the reviewer's rollouts (default: "
+                   f"{DEFAULT_ROLLOUT}; under the modern family's rules {FAMILY_DEFAULTS['penalty']}, under serbian "
+                   f"{FAMILY_DEFAULTS['bank']}: each family's strongest preset).")
 @click.option("--luck-samples", type=int, default=None,
               help=f"Deals dealt again, each reviewed hand kept and freely, for the luck of the hand (0: none; "
                    f"default {DEFAULT_LUCK_SAMPLES} for one deal, 16 for many).")
@@ -98,10 +111,16 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
 
     if ascii_ and fmt != "text":
         raise click.UsageError("--ascii chooses the suits of the text review; add --format text")
+    if policy is None:
+        _refuse_many_deals_options(ctx, "--record FILE" if record_file is not None else "--deal D")
+    elif resume and force:
+        raise click.UsageError("--resume keeps the review in --out and continues it, --force replaces it: give one "
+                               "of the two")
     if record_file is not None:
         return _review_records(ctx, record_file, deal, review_seats, worlds, rollout, luck_samples, fmt, ascii_,
                                policy is not None or scheduler is not None)
     rules = with_rule_overrides(rules, rule_overrides)
+    rollout = rollout or default_rollout(rules)
     if (policy is None) == (deal is None):
         raise click.UsageError("give --deal D (review one deal) or --policy SPEC (review a player over many "
                                "deals), one of the two")
@@ -132,7 +151,26 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
                                    deals=deals)
         except ValueError as e:  # a parlett_simple match that ended before this deal, a rule set the engine refuses
             fail(e)
-    click.echo(json.dumps(result) if fmt == "json" else review_text(result, ascii=ascii_))
+    click.echo(json_text(result, indent=None) if fmt == "json" else review_text(result, ascii=ascii_))
+
+
+MANY_DEALS = ("field", "n_deals", "out", "resume", "force", "quiet", "figures", "threads")
+"""The options of a review of a player over many deals (``--policy``), which a review of one deal or of kept deals
+does not take."""
+
+
+def _refuse_many_deals_options(ctx, what: str) -> None:
+    """One sentence, exit 2, for an option of a review over many deals given to a review of one deal or of a file."""
+    from click.core import ParameterSource
+
+    given = [next(o for o in p.opts if o.startswith("--")) if p.name != "figures" else
+             ("--figures" if ctx.params["figures"] else "--no-figures")
+             for p in ctx.command.params
+             if p.name in MANY_DEALS and ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE]
+    if given:
+        raise click.UsageError(f"{', '.join(given)} belong{'s' if len(given) == 1 else ''} to a review of a player "
+                               f"over many deals (--policy), kept in a folder; {what} is reviewed and printed, not "
+                               f"kept: leave {'it' if len(given) == 1 else 'them'} out")
 
 
 def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_samples, fmt, ascii_, many):
@@ -146,10 +184,12 @@ def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_sample
     if fmt == "csv":
         raise click.UsageError("--format csv is the table of a review over many deals (--policy); --record prints "
                                "text or json")
-    if not 1 <= worlds <= MAX_WORLDS:
-        raise click.BadParameter(f"{worlds} worlds: give 1 to {MAX_WORLDS}", param_hint="'--worlds'")
+    try:
+        check_worlds(worlds)
+    except ReviewError as e:
+        raise click.UsageError(str(e)) from None
     records = kept_records(ctx, path, index)
-    from ..play.records import people
+    from ..play.records import people, rules_of
     from ..play.verdict import review_record
     from ..review.one_deal import review_text
 
@@ -162,9 +202,10 @@ def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_sample
                 raise click.BadParameter(f"seat {bad[0]} is out of range: the deal has seats 0..{n - 1}",
                                          param_hint="'--review-seat'")
             seats = sorted(set(review_seats)) or people(record)
-            reviews.append(interruptible(review_record, record, seats, worlds=worlds, rollout=rollout))
+            reviews.append(interruptible(review_record, record, seats, worlds=worlds,
+                                         rollout=rollout or default_rollout(rules_of(record))))
     if fmt == "json":
-        click.echo("\n".join(json.dumps(r) for r in reviews))
+        click.echo("\n".join(json_text(r, indent=None) for r in reviews))
     else:
         click.echo("\n\n".join(review_text(r, ascii=ascii_) for r in reviews))
 
@@ -191,10 +232,16 @@ def _review_player(ctx, rules, policy, field, n_deals, seed, out, resume, force,
     job = PlayerReview(rules, policy, field, n_matches, seed, settings)
     show = not quiet and sys.stderr.isatty()
     from ..record import RunError
-    from ..review.batch import check_folder, run_review
+    from ..review.batch import check_folder, damaged_chunks, run_review
 
     try:  # bad input, refused before anything is compiled or written
         check_folder(Path(out), job, resume=resume, force=force)
+        bad = damaged_chunks(Path(out), job) if resume else {}
+        if bad:
+            first = next(iter(bad.values()))[0]
+            click.echo(f"{len(bad)} reviewed chunk{'s' if len(bad) > 1 else ''} of {out} "
+                       f"{'are' if len(bad) > 1 else 'is'} damaged or missing ({first}); "
+                       f"{'they are' if len(bad) > 1 else 'it is'} reviewed again", err=True)
     except RunError as e:
         raise click.UsageError(str(e)) from None
     except OSError as e:
@@ -232,9 +279,7 @@ def _print_review(out: Path, fmt: str, figures: bool) -> None:
 
     summary = summarize_review(*read_review(out))
     if fmt == "json":
-        from ..compare.folders import json_ready
-
-        click.echo(json.dumps(json_ready(summary), indent=2))
+        click.echo(json_text(summary))
     elif fmt == "csv":
         click.echo(summary_rows(summary).write_csv(), nl=False)
     else:

@@ -4,7 +4,6 @@ pace). Parse, call the library, print."""
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import sys
@@ -26,6 +25,7 @@ from .options import (
     deals_from,
     fail,
     folder_errors,
+    json_text,
     kept_records,
     on_cluster,
     rule_option,
@@ -115,7 +115,7 @@ def replay(ctx, rules, rule_overrides, seed, match, deal, seat_specs, indent, en
 def _shown(record: dict, fmt: str, indent: int | None, ascii_: bool) -> str:
     """A deal record as ``replay`` prints it: the JSON record, or the diagram."""
     if fmt == "json":
-        return json.dumps(record, indent=indent)
+        return json_text(record, indent=indent)
     from ..game.diagram import diagram
 
     return diagram(record, ascii=ascii_)
@@ -141,8 +141,9 @@ def default_out(rules_name: str, seed: int, n_deals: int) -> str:
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out (same settings).")
 @click.option("--force", is_flag=True, help="Overwrite an existing run folder.")
 @threads_option
-@click.option("--chunk-matches", type=click.IntRange(1), default=2048, show_default=True,
-              help=f"Matches per part file (memory is bounded by one chunk: at most {MAX_CHUNK_DEALS:,} deals).")
+@click.option("--chunk-matches", type=click.IntRange(1), default=None,
+              help=f"Matches per part file (memory is bounded by one chunk: at most {MAX_CHUNK_DEALS:,} deals; "
+                   f"default 2,048, or as many as {MAX_CHUNK_DEALS:,} deals hold where matches are long).")
 @click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Format of the summary printed at the end.")
@@ -251,56 +252,79 @@ def interrupted(ctx: click.Context, out: str, n_chunks: int):
     sys.exit(130)
 
 
-def _json_ready(x):
-    """``x`` with every non-finite float as None (JSON has no NaN: a refused interval, or one match's spread)."""
-    if isinstance(x, dict):
-        return {k: _json_ready(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_json_ready(v) for v in x]
-    return None if isinstance(x, float) and not math.isfinite(x) else x
-
-
 def print_summary(out, fmt) -> None:
     """The summary of a run folder (:func:`reversis_sim.analysis.summarize_run`), as text or JSON."""
     from ..analysis import summarize_run
-    from ..analysis.intervals import n_needed, too_few
-    from ..game import FATE_MEANINGS
 
     summary = summarize_run(out)
     if fmt == "json":  # an interval refused (too few matches) is null, and n_needed says how many are needed
-        click.echo(json.dumps(_json_ready(summary), indent=2))
+        click.echo(json_text(summary))
         return
-    click.echo(f"{summary['rules_label']}: {summary['n_deals']:,} deals in {summary['n_matches']:,} matches, "
-               f"seed {summary['seed']}")
-    click.echo(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}   {'with pool share':>15}  "
-               f"{'95% CI':>19}")
+    click.echo(summary_text(summary))
+
+
+def summary_text(summary: dict) -> str:
+    """A run's summary as text, every word about the rules taken from the rule set it played
+    (:mod:`reversis_sim.game.words`): the stake's name, what each fate of the J♥ moves, the reversis and the
+    espagnolette as those rules have them, and the pool share only where a match can end with chips in the pool."""
+    from ..analysis.intervals import n_needed, too_few
+    from ..game.words import espagnolette_words, fate_meanings, not_played, pool_name, reversis_words
+    from ..rules import Rules
+
+    rules = Rules.from_params(summary["rules"], summary["rules_params"])
+    pool = pool_name(rules)
+    seats = summary["seats"]
+    shared = summary["pool_left_per_match"] > 0  # chips left in the pool: the zero-sum view differs from the raw
+    lines = [f"{summary['rules_label']}: {summary['n_deals']:,} deals in {summary['n_matches']:,} matches, "
+             f"seed {summary['seed']}"]
+    share_head = f"with {pool} share"
+    lines.append(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}" +
+                 (f"   {share_head:>15}  {'95% CI':>19}" if shared else ""))
 
     def bounds(low, high) -> str:
         if not (math.isfinite(low) and math.isfinite(high)):
             return f"{'(too few matches)':>20}"
         return f"[{low:>8.3f}, {high:>8.3f}]"
 
-    for row in summary["seats"]:
-        click.echo(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
-                   f"{bounds(row['ci_low'], row['ci_high'])}   {row['zero_sum_mean']:>15.3f}  "
-                   f"{bounds(row['zero_sum_ci_low'], row['zero_sum_ci_high'])}")
+    for row in seats:
+        lines.append(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
+                     f"{bounds(row['ci_low'], row['ci_high'])}" +
+                     (f"   {row['zero_sum_mean']:>15.3f}  {bounds(row['zero_sum_ci_low'], row['zero_sum_ci_high'])}"
+                      if shared else ""))
     deals_per = round(summary["n_deals"] / summary["n_matches"]) if summary["n_matches"] else None
-    needed = max((row.get("n_needed", 0) for row in summary["seats"]), default=0)
-    share = n_needed(summary["n_matches"], "pool_share")
-    for what, n in (("fish per deal", needed), ("with pool share", share)):
+    needed = max((row.get("n_needed", 0) for row in seats), default=0)
+    share = n_needed(summary["n_matches"], "pool_share") if shared else 0
+    for what, n in (("fish per deal", needed), (share_head, share)):
         if n:  # the pool's skew: docs/statistics.md §9
-            click.echo(f"({what}: {too_few(n, deals_per)}; docs/statistics.md §9)")
-    click.echo(textwrap.fill(f"(fish per deal: what a seat won minus what it paid. The pool keeps "
-                             f"{summary['pool_left_per_match']:,.1f} fish per match on average at the end, which is "
-                             f"why every raw mean is negative; 'with pool share' gives each seat an equal share of "
-                             f"it, so the seats add up to 0, docs/RULES.md A34)", width=100))
-    click.echo("Quinola (J♥) fate, share of the deals:")
+            lines.append(f"({what}: {too_few(n, deals_per)}; docs/statistics.md §9)")
+    if rules.scoring == "simple":
+        note = (f"{rules.name} scores card points, not fish (simple scoring, F4.3): no fish change hands, so every "
+                f"fish figure is 0")
+    elif shared:
+        total = sum(row["mean"] for row in seats)
+        negative = ", every one of them negative" if all(row["mean"] < 0 for row in seats) else ""
+        note = (f"fish per deal: what a seat won minus what it paid. The {pool} keeps "
+                f"{summary['pool_left_per_match']:,.1f} fish per match on average at the end, fish no seat holds: "
+                f"the raw means add up to {total:,.3f} per deal{negative}; '{share_head}' gives each seat an equal "
+                f"share of it, so the seats add up to 0, docs/RULES.md A34")
+    else:
+        taken = " (the deal winner takes it)" if rules.winner_takes_pool else ""
+        note = (f"fish per deal: what a seat won minus what it paid. Under {rules.name} the {pool} is empty when a "
+                f"match ends{taken}, so the seats' means add up to 0 and there is no {pool} share to give")
+    lines.append(textwrap.fill(f"({note})", width=100))
+    meanings = fate_meanings(rules)
+    lines.append("Quinola (J♥) fate, share of the deals:")
     for fate, rate in summary["quinola_fate"].items():
-        click.echo(f"  {fate:<7} {rate:6.1%}  {FATE_MEANINGS.get(fate, '')}")
-    click.echo(f"Reversis (winning every trick): committed {summary['reversis_committed']:,} times (a seat won all "
-               f"the tricks but the last two and so must win them all), made {summary['reversis_made']:,}")
-    click.echo(f"Espagnolette (a hand of four Aces, or three and the J♥, whose holder plays to win no trick): "
-               f"declared {summary['espagnolette_declared']:,}, made {summary['espagnolette_made']:,}")
+        lines.append(textwrap.fill(f"  {fate:<7} {rate:6.1%}  {meanings.get(fate, '')}", width=100,
+                                   subsequent_indent=" " * 18))
+    reversis, espagnolette = reversis_words(rules), espagnolette_words(rules)
+    lines.append(not_played("Reversis", rules) if reversis is None else
+                 f"Reversis (winning every trick): committed {summary['reversis_committed']:,} times ({reversis}), "
+                 f"made {summary['reversis_made']:,}")
+    lines.append(not_played("Espagnolette", rules) if espagnolette is None else
+                 f"Espagnolette ({espagnolette}): declared {summary['espagnolette_declared']:,}, made "
+                 f"{summary['espagnolette_made']:,}")
+    return "\n".join(lines)
 
 
 @command("bench")
@@ -348,7 +372,7 @@ def bench(rules, seat_specs, deals, threads, search_specs, field, cold, fmt):
     r["ratio_1_thread"] = r["kernel_deals_per_s_1_thread"] / r["reference_deals_per_s"]
     r["ratio_all_threads"] = r["kernel_deals_per_s_all_threads"] / r["reference_deals_per_s"]
     if fmt == "json":
-        click.echo(json.dumps(r, indent=2))
+        click.echo(json_text(r))
         return
     click.echo(f"{rules.name}, seats {' '.join(r['seats'])}: {r['n_deals']:,} kernel deals, "
                f"{r['reference_deals']:,} reference deals")
@@ -387,7 +411,7 @@ def _bench_compile(fmt):
         click.echo(f"each from an empty numba cache, on {os.cpu_count()} cores (minutes; a pseudo-terminal each)")
     r = measure_compile(progress=said)
     if fmt == "json":
-        click.echo(json.dumps(r, indent=2))
+        click.echo(json_text(r))
 
 
 def _bench_search(rules, specs, field, deals, threads, fmt):
@@ -401,7 +425,7 @@ def _bench_search(rules, specs, field, deals, threads, fmt):
     except (ValueError, PolicySpecError, RulesError) as e:
         fail(e)
     if fmt == "json":
-        click.echo(json.dumps(r, indent=2))
+        click.echo(json_text(r))
         return
     click.echo(f"{r['rules']}: one search seat among three {r['field']}, {r['n_deals']:,} deals per measurement; "
                f"{r['field']} in every seat: {r['field_deals_per_s_1_thread']:,.0f} deals/s on one thread")

@@ -18,6 +18,7 @@ from .options import (
     SEED,
     command,
     continue_command,
+    json_text,
     os_fault,
     policy_spec,
     with_common_options,
@@ -114,13 +115,14 @@ def _echo_result(result, rules, what: str) -> None:
                f"{s['ci_high']:+.3f}], p = {s['p_value']:.3g}: {verdict}")
 
 
-def _write(out, kind: str, result, rules, extra: dict) -> None:
+def _write(out, kind: str, result, rules, extra: dict, settings: dict) -> None:
     from ..compare.folders import write_folder
     from ..tune.journal import JOURNAL
 
     manifest = {"rules": rules.name, "rules_params": rules.to_params(), **result.summary(), **extra,
-                "journal": JOURNAL}
-    write_folder(Path(out), kind, {"trials.parquet": _trials_frame(result)}, manifest, force=True)  # its own folder
+                "journal": JOURNAL, "complete": True}
+    write_folder(Path(out), kind, {"trials.parquet": _trials_frame(result)}, manifest, force=True,  # its own folder
+                 settings=settings)
 
 
 @contextmanager
@@ -136,6 +138,9 @@ def _journal(ctx, kind: str, out, settings: dict, *, resume: bool, force: bool):
 
     created = not Path(out).exists()
     journal = open_journal(out, kind, json.loads(json.dumps(settings)), resume=resume, force=force)
+    if journal.damaged:
+        click.echo(f"{out} holds this {kind}, complete, but {journal.damaged[0]}: it is made again from its journal",
+                   err=True)
     if journal.known:
         click.echo(f"resuming: {len(journal.known):,} block evaluations of {out} are read back, not simulated",
                    err=True)
@@ -175,7 +180,6 @@ def tune(rules, rule_overrides, seed, engine, threads, fmt, base, baseline, fiel
       reversis-sim tune --base avoid --param take=0..20 --param hunt=0,1 --budget-deals 5000000 --seed 3
     """
     from .. import tune as library
-    from ..compare import json_ready
 
     rules = with_rule_overrides(rules, rule_overrides)
     fld = _one_field(field)
@@ -188,13 +192,13 @@ def tune(rules, rule_overrides, seed, engine, threads, fmt, base, baseline, fiel
     with _faults(out), _journal(click.get_current_context(), "tune", out, settings, resume=resume,
                                 force=force) as journal:
         if rounds:
-            _self_play(rules, base, rounds, {**kw, "journal": journal}, fmt, out)
+            _self_play(rules, base, rounds, {**kw, "journal": journal}, fmt, out, settings)
             return
         result = working(library.tune, rules, base, baseline=baseline, field=fld, journal=journal, **kw)
         if out is not None:
-            _write(out, "tune", result, rules, {})
+            _write(out, "tune", result, rules, {}, settings)
     if fmt == "json":
-        click.echo(json.dumps(json_ready(result.summary()), indent=2))
+        click.echo(json_text(result.summary()))
         return
     _echo_result(result, rules, f"tuning {base} against a field of {fld or baseline or base} (baseline "
                                 f"{baseline or base})")
@@ -219,7 +223,6 @@ def best_response(rules, rule_overrides, seed, engine, threads, fmt, field, base
       reversis-sim best-response --field avoid --budget-deals 5000000 --seed 5
     """
     from .. import tune as library
-    from ..compare import json_ready
 
     rules = with_rule_overrides(rules, rule_overrides)
     confirm_seed = next_seed(seed) if confirm_seed is None else confirm_seed
@@ -231,9 +234,9 @@ def best_response(rules, rule_overrides, seed, engine, threads, fmt, field, base
         result = working(library.best_response, rules, field, engine=engine, threads=threads,
                          on_trial=_progress(fmt), journal=journal, **kw)
         if out is not None:
-            _write(out, "best-response", result, rules, {"exploited": field})
+            _write(out, "best-response", result, rules, {"exploited": field}, settings)
     if fmt == "json":
-        click.echo(json.dumps(json_ready({**result.summary(), "exploited": field}), indent=2))
+        click.echo(json_text({**result.summary(), "exploited": field}))
         return
     _echo_result(result, rules, f"best response to {field}")
     s = result.summary()
@@ -242,10 +245,9 @@ def best_response(rules, rule_overrides, seed, engine, threads, fmt, field, base
                f"{s['confirmed_gain']:+.3f})")
 
 
-def _self_play(rules, base, rounds, kw, fmt, out):
+def _self_play(rules, base, rounds, kw, fmt, out, settings):
     import polars as pl
 
-    from ..compare import json_ready
     from ..compare.folders import write_folder
     from ..tune import self_play
 
@@ -262,10 +264,10 @@ def _self_play(rules, base, rounds, kw, fmt, out):
     if out is not None:
         write_folder(Path(out), "tune", {"rounds.parquet": pl.DataFrame(rows)},
                      {"rules": rules.name, "rules_params": rules.to_params(), "self_play": True,
-                      "stopped": played.stopped, "final": played.final}, force=True)  # its own folder
+                      "stopped": played.stopped, "final": played.final, "complete": True},
+                     force=True, settings=settings)  # its own folder
     if fmt == "json":
-        click.echo(json.dumps(json_ready({"rounds": rows, "stopped": played.stopped, "final": played.final}),
-                              indent=2))
+        click.echo(json_text({"rounds": rows, "stopped": played.stopped, "final": played.final}))
     else:
         why = ("a round found no confirmed gain: no setting of the family exploits it at this budget"
                if played.stopped == "converged" else

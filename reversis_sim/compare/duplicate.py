@@ -32,7 +32,7 @@ from ..analysis.intervals import too_few
 from ..constraints import Deals
 from ..policies import PolicySpec
 from ..rules import Rules
-from .folders import check_out, json_ready, write_compare
+from .folders import json_ready, prepare, write_compare
 from .seatings import Arms, Spec, Table, as_rules, as_spec
 
 
@@ -193,7 +193,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
             match_deals: int | None = None, seed: int, engine: str = "numba", threads: int | None = None,
             out: str | Path | None = None, force: bool = False, level: float = 0.95, first_match: int = 0,
             policy_seed_offsets: int | tuple[int, int] = 0, baseline_seed: int | None = None,
-            deals: Deals | None = None) -> CompareResult:
+            deals: Deals | None = None, resume: bool = False) -> CompareResult:
     """Duplicate comparison of ``candidate`` against ``baseline`` on the same matches (module docstring).
 
     Parameters
@@ -207,7 +207,8 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
     engine : ``"numba"`` or ``"reference"``; threads : numba threads
     out : write the comparison as a folder (:func:`read_compare`): ``comparison.parquet`` with one row per
         (match, rotation, arm) and ``manifest.json`` (kind ``compare``); an existing non-empty folder is refused
-        unless ``force`` (and then only a comparison folder is overwritten)
+        unless ``force`` (and then only a comparison folder is overwritten); with ``resume``, a folder of the same
+        comparison one of whose tables is truncated, missing or foreign is computed again (a whole one is refused)
     level : confidence level of the intervals
     policy_seed_offsets : ``(candidate, baseline)`` offsets added to the seed of the seat under test's policy
         randomness (cards and the field unchanged); one int = the baseline's offset alone. Non-zero offsets give
@@ -228,9 +229,13 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
     fld = base if field is None else as_spec(field)
     offsets = seed_offsets(policy_seed_offsets)
     baseline_seed = seed if baseline_seed is None else int(baseline_seed)
-    if out is not None:
-        check_out(Path(out), force, "compare")
     match_deals_ = rules.match_deals if match_deals is None else int(match_deals)
+    settings = {"rules": rules.name, "rules_params": rules.to_params(), "candidate": str(cand), "baseline": str(base),
+                "field": str(fld), "seed": int(seed), "baseline_seed": baseline_seed, "policy_seed_offsets": offsets,
+                "first_match": first_match, "n_matches": n_matches, "match_deals": match_deals_, "level": level,
+                "deals": deals.identity() if deals is not None and deals.constrained else None}
+    if out is not None:
+        prepare(Path(out), "compare", settings, force=force, resume=resume)
     arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=match_deals_, engine=engine,
                 threads=threads, deals=deals)
     dup, paired, _ = compare_block(arms, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,
@@ -238,7 +243,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
     result = result_of(arms, dup, paired, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,
                        level=level, n_deals=arms.n_deals_simulated)
     if out is not None:
-        write_compare(Path(out), rules, result, dup, force=force)
+        write_compare(Path(out), rules, result, dup, force=force or resume, settings=settings)
         result = dataclasses.replace(result, out=Path(out))
     return result
 

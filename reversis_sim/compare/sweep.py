@@ -15,7 +15,7 @@ from ..analysis.tables import holm_table
 from ..policies import PolicySpec
 from ..rules import Rules
 from .duplicate import CompareResult, compare, compare_block, result_of
-from .folders import check_out, write_folder
+from .folders import prepare, write_folder
 from .seatings import Arms, Spec, as_rules, as_spec
 
 
@@ -84,26 +84,31 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
           n_matches: int, seed: int, confirm_seed: int | None = None, confirm_matches: int | None = None,
           engine: str = "numba", field: Spec | None = None, match_deals: int | None = None,
           threads: int | None = None, alpha: float = 0.05, level: float = 0.95, out: str | Path | None = None,
-          force: bool = False) -> SweepResult:
+          force: bool = False, resume: bool = False) -> SweepResult:
     """Compare every grid point with ``baseline`` (the duplicate design of :func:`compare`, all points on the same
     matches of the explore ``seed``; the baseline arm is simulated once), Holm-correct across the points, pick
     the best mean difference, and, given ``confirm_seed`` (a seed other than ``seed``: fresh deals), re-test the
     best point alone on ``confirm_matches`` (default ``n_matches``) matches of it. The selection is made on the
     explore seed only, so the confirm p-value is an honest single test of the chosen setting.
 
-    ``out`` writes ``grid.parquet`` and a manifest (kind ``sweep``, with the confirm summary)."""
+    ``out`` writes ``grid.parquet`` and a manifest (kind ``sweep``, with the confirm summary); ``resume`` computes
+    again a folder of the same sweep whose table is truncated, missing or foreign."""
     rules = as_rules(rules)
     if confirm_matches is not None and confirm_seed is None:
         raise ValueError("confirm_matches needs a confirm_seed (a seed other than the explore seed)")
     if confirm_seed is not None and int(confirm_seed) == int(seed):
         raise ValueError(f"confirm_seed must differ from the explore seed ({seed}): the confirmation must run on "
                          f"fresh deals")
-    if out is not None:
-        check_out(Path(out), force, "sweep")
     points = grid_specs(base_spec, grid)
     base = as_spec(baseline)
     fld = base if field is None else as_spec(field)
     deals = rules.match_deals if match_deals is None else int(match_deals)
+    settings = {"rules": rules.name, "rules_params": rules.to_params(), "base_spec": str(as_spec(base_spec)),
+                "grid": {k: [float(v) for v in vs] for k, vs in grid.items()}, "baseline": str(base),
+                "field": str(fld), "seed": int(seed), "confirm_seed": confirm_seed, "confirm_matches": confirm_matches,
+                "n_matches": n_matches, "match_deals": deals, "alpha": alpha, "level": level}
+    if out is not None:
+        prepare(Path(out), "sweep", settings, force=force, resume=resume)
     arms = Arms(rules, first_match=0, n_matches=n_matches, match_deals=deals, engine=engine, threads=threads)
     rows = []
     for index, (values, spec) in enumerate(points):
@@ -130,5 +135,6 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
                     "field": str(fld), "seed": int(seed), "n_matches": n_matches, "match_deals": deals,
                     "engine": engine, "alpha": alpha, "level": level, "best": best,
                     "confirm": None if confirm is None else confirm.summary(), "confirmed": confirmed}
-        write_folder(Path(out), "sweep", {"grid.parquet": result.table()}, manifest, force=force)
+        write_folder(Path(out), "sweep", {"grid.parquet": result.table()}, manifest, force=force or resume,
+                     settings=settings)
     return result

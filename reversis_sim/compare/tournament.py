@@ -17,7 +17,7 @@ from ..analysis.intervals import too_few
 from ..analysis.tables import holm_table
 from ..constraints import Deals
 from ..rules import Rules
-from .folders import check_out, write_folder
+from .folders import prepare, write_folder
 from .seatings import Arms, Spec, as_rules, as_spec
 
 
@@ -74,7 +74,7 @@ def claims(pairwise: pl.DataFrame, match_deals: int) -> pl.DataFrame:
 def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, seed: int, engine: str = "numba",
                match_deals: int | None = None, threads: int | None = None, level: float = 0.95,
                alpha: float = 0.05, first_match: int = 0, out: str | Path | None = None,
-               force: bool = False, deals: Deals | None = None) -> TournamentResult:
+               force: bool = False, deals: Deals | None = None, resume: bool = False) -> TournamentResult:
     """Every policy in every seat against three (``n_seats - 1``) copies of every policy, on the same deals.
 
     ``M[i][j]`` = mean over matches of (mean over the seat rotations of policy i's fish per deal against a field
@@ -82,7 +82,8 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
     all fields (``j`` including ``i``: every policy faces the same fields); "i beats j" claims come from
     :func:`.analysis.stats.paired_comparison` of the per-match row means of i and j (same fields, same deals),
     Holm-corrected over all pairs at family-wise level ``alpha``. ``out`` writes ``payoff``, ``ranking``,
-    ``pairwise`` and ``values`` Parquet tables and a manifest (kind ``tournament``).
+    ``pairwise`` and ``values`` Parquet tables and a manifest (kind ``tournament``); ``resume`` computes again a
+    folder of the same tournament one of whose tables is truncated, missing or foreign.
     """
     rules = as_rules(rules)
     specs = [as_spec(p) for p in policies]
@@ -93,9 +94,12 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
     if len(set(canonical)) != len(canonical):
         dup = sorted({n for n in canonical if canonical.count(n) > 1})
         raise ValueError(f"policies listed twice (after filling in defaults): {', '.join(dup)}")
-    if out is not None:
-        check_out(Path(out), force, "tournament")
     per_match = rules.match_deals if match_deals is None else int(match_deals)
+    settings = {"rules": rules.name, "rules_params": rules.to_params(), "policies": canonical, "seed": int(seed),
+                "first_match": first_match, "n_matches": n_matches, "match_deals": per_match, "level": level,
+                "alpha": alpha, "deals": deals.identity() if deals is not None and deals.constrained else None}
+    if out is not None:
+        prepare(Path(out), "tournament", settings, force=force, resume=resume)
     arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=per_match, engine=engine,
                 threads=threads, deals=deals)
     n, k = rules.n_seats, len(specs)
@@ -141,7 +145,7 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
                                                  "fish per deal against a field of column"}}
         write_folder(Path(out), "tournament", {"payoff.parquet": result.payoff, "ranking.parquet": ranking_frame,
                                                "pairwise.parquet": pairwise, "values.parquet": long},
-                     manifest, force=force)
+                     manifest, force=force or resume, settings=settings)
     return result
 
 

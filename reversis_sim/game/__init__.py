@@ -2,7 +2,7 @@
 record's format and its one builder, the Quinola's fates, an illegal play (:mod:`.vocabulary`,
 :mod:`.deal_record`). Neither engine imports the other; both import this."""
 
-from .deal_record import DealOutcome, Exchange, Reversis, deal_record, first_difference
+from .deal_record import MISSING, DealOutcome, Exchange, Reversis, deal_record, difference, first_difference
 from .vocabulary import (
     DUMP_REASONS,
     FATE_DUMPED,
@@ -28,4 +28,4 @@ __all__ = ["DUMP_REASONS", "FATES", "FATE_DUMPED", "FATE_FORCED", "FATE_LED", "F
            "POOL",
            "QUINOLA_PAID", "QUINOLA_RECEIVED", "REASONS",
            "DealOutcome", "Exchange", "IllegalPlay", "Payment", "Reversis", "TrickRecord", "deal_record", "dealer_of",
-           "espagnolette_eligible", "first_difference", "quinola_fate"]
+           "espagnolette_eligible", "first_difference", "quinola_fate", "MISSING", "difference"]

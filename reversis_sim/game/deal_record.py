@@ -165,25 +165,44 @@ def deal_record(o: DealOutcome) -> dict:
     return record
 
 
-def first_difference(a, b, path: str = "", names: tuple[str, str] = ("kernel", "reference")) -> str | None:
-    """Where two deal records (or any JSON-like values) first differ, as ``path: first ... != second ...``; None
-    when they are equal (types included). ``names`` label the two sides in the message."""
+MISSING = object()
+"""A field one side of :func:`difference` does not have."""
+
+
+def difference(a, b, path: str = "") -> tuple[str, object, object] | None:
+    """Where two deal records (or any JSON-like values) first differ: (the dotted path, with list indices,
+    ``result.fish[2]``; the value in ``a``; the value in ``b``), :data:`MISSING` for a field one side lacks, the
+    lists themselves where their lengths differ; None when they are equal (types included)."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in list(b) + [k for k in a if k not in b]:
+            where = f"{path}.{k}" if path else str(k)
             if k not in a or k not in b:
-                return f"{path}.{k}: present only in the {names[1] if k in b else names[0]} record"
-            d = first_difference(a[k], b[k], f"{path}.{k}", names)
+                return where, a.get(k, MISSING), b.get(k, MISSING)
+            d = difference(a[k], b[k], where)
             if d:
                 return d
         return None
     if isinstance(a, list) and isinstance(b, list):
         for i, (x, y) in enumerate(zip(a, b)):
-            d = first_difference(x, y, f"{path}[{i}]", names)
+            d = difference(x, y, f"{path}[{i}]")
             if d:
                 return d
-        if len(a) != len(b):
-            return f"{path}: {names[0]} has {len(a)} items, {names[1]} {len(b)}"
-        return None
+        return None if len(a) == len(b) else (path, a, b)
     if a != b or type(a) is not type(b):
-        return f"{path}: {names[0]} {a!r} != {names[1]} {b!r}"
+        return path, a, b
     return None
+
+
+def first_difference(a, b, path: str = "", names: tuple[str, str] = ("kernel", "reference")) -> str | None:
+    """Where two deal records (or any JSON-like values) first differ, as ``path: first ... != second ...``; None
+    when they are equal (types included). ``names`` label the two sides in the message."""
+    d = difference(a, b)
+    if d is None:
+        return None
+    where, x, y = d
+    where = f"{path}.{where}" if where else path
+    if x is MISSING or y is MISSING:
+        return f"{where}: present only in the {names[1] if x is MISSING else names[0]} record"
+    if isinstance(x, list) and isinstance(y, list) and len(x) != len(y):
+        return f"{where}: {names[0]} has {len(x)} items, {names[1]} {len(y)}"
+    return f"{where}: {names[0]} {x!r} != {names[1]} {y!r}"

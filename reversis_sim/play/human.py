@@ -2,7 +2,8 @@
 refusal one sentence naming the rule (RULES.md) and why, never a traceback.
 
 :class:`HumanSeat` answers the reference engine's policy interface (:class:`reversis_sim.policies.Policy`) by asking
-its :class:`Screen`; ``?`` lists the legal cards, ``hint`` asks the search (its ``hint`` callback). End of input
+its :class:`Screen`; ``?`` lists the legal cards, ``hint`` asks for advice (its ``hint`` callback), at the talon as
+at a card; an empty line decides nothing (the question is asked again). ``quit`` (:class:`Quit`), the end of input
 (``EOFError``) and Ctrl-C (``KeyboardInterrupt``) pass through to the session, which keeps the finished deals.
 """
 
@@ -22,8 +23,16 @@ ASCII = str.maketrans({"→": "->", "·": "|", "±": "+-", "ê": "e", "♠": "S"
 CARD_HELP = "type a rank (2-9, 10 or T, J, Q, K, A) and a suit (S H D C), e.g. JH or QS"
 
 
+QUIT = ("quit", "exit")
+"""What a person types to stop the session (the finished deals are kept), as Ctrl-C and Ctrl-D do."""
+
+
 class CardError(ValueError):
     """An answer that is not a card of the game, in one sentence."""
+
+
+class Quit(Exception):
+    """The person typed ``quit``: the session ends, keeping the finished deals."""
 
 
 class Screen:
@@ -91,16 +100,24 @@ def refusal(card: int, hand: Sequence[int], legal: Sequence[int], rules: Rules, 
 
 
 class HumanSeat:
-    """The person's seat: every decision asked on ``screen``. ``hint(view, legal)`` returns the lines the search's
-    advice takes (None: no hint at this table). ``before(view)``: called before each decision (the session shows
-    the tricks finished since the last one)."""
+    """The person's seat: every decision asked on ``screen``. ``hint(view, legal)`` returns the lines of the advice
+    (``legal`` None at the talon; no ``hint``: no hint at this table). ``before(view)``: called before each decision
+    (the session shows the tricks finished since the last one)."""
 
     def __init__(self, screen: Screen, hint: Callable[[SeatView, tuple[int, ...]], list[str]] | None = None,
                  before: Callable[[SeatView], None] | None = None):
         self.screen, self.hint, self.before = screen, hint, before
 
     def _ask(self, prompt: str) -> str:
-        return self.screen.ask(prompt).strip()
+        """The answer typed, stripped; :class:`Quit` for ``quit``."""
+        answer = self.screen.ask(prompt).strip()
+        if answer.lower() in QUIT:
+            raise Quit()
+        return answer
+
+    def _hint(self, view: SeatView, legal: tuple[int, ...] | None) -> None:
+        for line in (self.hint(view, legal) if self.hint else ["No hint at this table."]):
+            self.screen.say(line)
 
     def _card(self, answer: str, rules) -> int | None:
         """The card ``answer`` names, or None once the screen has said why it names none."""
@@ -127,10 +144,17 @@ class HumanSeat:
                   "'keep' to keep your hand and only look at that card (R14).")
         while True:
             answer = self._ask("Discard (a card, or keep): " if not must else "Discard: ")
-            if not must and answer.lower() in ("keep", "k", "-", ""):
+            if not answer:  # an empty line decides nothing
+                s.say("  Type the card to discard" + ("" if must else ", or keep") + " ('?' lists your hand, 'hint' "
+                      "advises).")
+                continue
+            if not must and answer.lower() in ("keep", "k", "-"):
                 return None
             if answer in ("?", "help"):
                 s.say("Any card of your hand: " + s.cards(view.hand) + ("" if must else "; or keep"))
+                continue
+            if answer.lower() == "hint":
+                self._hint(view, None)
                 continue
             card = self._card(answer, r)
             if card is None:
@@ -173,12 +197,14 @@ class HumanSeat:
             s.say(f"Trick {view.trick_index + 1}: you lead")
         while True:
             answer = self._ask("Your card (? legal cards, hint): ")
+            if not answer:  # an empty line decides nothing
+                s.say("  Type the card to play ('?' lists your legal cards, 'hint' advises).")
+                continue
             if answer == "?":
                 s.say("Legal: " + s.cards(legal))
                 continue
             if answer.lower() == "hint":
-                for line in (self.hint(view, legal) if self.hint else ["No hint at this table."]):
-                    s.say(line)
+                self._hint(view, legal)
                 continue
             card = self._card(answer, r)
             if card is None:

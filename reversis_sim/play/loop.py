@@ -1,6 +1,6 @@
-"""A session at the table (issue 29): the deals played one after the other (the pool carried), each kept, each
-followed by its review, its duplicate deal and the running fish; ``hint`` during play; Ctrl-C and the end of
-input end it with every finished deal kept, and say so.
+"""A session at the table: the deals played one after the other (the pool carried), each kept, each followed by its
+review, its duplicate deal and the running fish; ``hint`` during play; ``quit``, Ctrl-C and the end of input end it
+with every finished deal kept, and say so.
 
 The review and the hint load numba (:mod:`.verdict`); the deal itself is the reference engine's (:mod:`.session`).
 """
@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..policies import SeatView, make_policy
+from ..record import TORN
 from ..reference import DealState
-from .human import Screen
+from .human import Quit, Screen
 from .session import DUPLICATE, GAMES, Game, append_record, duplicate, live_record, next_deal, play_one
 
 HINT_SEARCH = "search"
@@ -28,11 +29,19 @@ decision take a few milliseconds)."""
 @dataclass(frozen=True)
 class Reviewing:
     """How each deal is reviewed after it is played: ``worlds`` per decision, by ``rollout`` in every seat (the
-    ``review`` command's defaults), and whether the duplicate deal is played."""
+    ``review`` command's defaults; under another family's rules its own strongest preset,
+    :func:`reversis_sim.review.settings.default_rollout`), and whether the duplicate deal is played (with
+    ``rollout`` in the person's seat)."""
 
     worlds: int = 16
-    rollout: str = "tuned"
+    rollout: str = DUPLICATE
     duplicate: bool = True
+
+
+def hint_search(rollout: str) -> str:
+    """The search ``hint`` asks, rolling out with the rules' own strongest heuristic where it is not parlett's
+    (``search:rollout=strong_modern``)."""
+    return HINT_SEARCH if rollout == DUPLICATE else f"{HINT_SEARCH}:rollout={rollout}"
 
 
 class SessionEnd(Exception):
@@ -44,8 +53,10 @@ class SessionEnd(Exception):
 
 
 class Hint:
-    """``hint``: the search's card for the decision in progress, and every option's value in the worlds the review
-    draws (:func:`.verdict.card_verdict`, the same numbers the review after the deal shows for this decision)."""
+    """``hint``: one answer to "what should I play?". At a card: the best option in the worlds the review draws
+    (:func:`.verdict.card_verdict`, the same numbers the review after the deal shows for this decision), with every
+    option's value; the search player's card is named as such where it differs. At the talon: the search player's
+    exchange (its rollout heuristic's), which the review after the deal values option by option."""
 
     def __init__(self, screen: Screen, worlds: int = HINT_WORLDS, rollout: str = "tuned", search: str = HINT_SEARCH,
                  working: Callable[[], AbstractContextManager] = nullcontext):
@@ -53,26 +64,38 @@ class Hint:
         self.search = make_policy(search)
         self.search_name = search
 
-    def __call__(self, g: DealState, view: SeatView, legal: tuple[int, ...]) -> list[str]:
+    def __call__(self, g: DealState, view: SeatView, legal: tuple[int, ...] | None) -> list[str]:
         from .verdict import card_verdict
 
         s = self.screen
+        if legal is None:
+            return self._exchange(view)
         if len(legal) == 1:
             return [f"Hint: {s.card(legal[0])} is your only legal card."]
         with self.working():
             card = self.search.play(view, legal)
             verdict = card_verdict(live_record(g, view), card, worlds=self.worlds, rollout=self.rollout,
                                    rules=g.rules)
-        lines = [f"Hint: the search ({self.search_name}) plays {s.card(card)}; the reviewer's best is "
-                 f"{s.card(_code(verdict['best'])) if verdict else s.card(card)}."]
         if verdict is None:
-            lines.append("  Every legal card comes to the same here.")
-            return lines
+            return [f"Hint: play {s.card(card)} (the search player's card); every legal card comes to the same here."]
+        best = _code(verdict["best"])
+        lines = [f"Hint: play {s.card(best)}."]
         opts = sorted(verdict["options"], key=lambda o: -o["value"])
         lines.append(f"  Each option played out in {verdict['worlds']} worlds of what you know by {self.rollout} "
                      "(fish for you, ± one standard error):")
         lines.append("  " + "   ".join(f"{s.card(_code(o['card']))} {o['value']:+.1f} ± {o['se']:.1f}" for o in opts))
+        if card != best:
+            lines.append(f"  (The search player, {self.search_name}, would play {s.card(card)}.)")
         return lines
+
+    def _exchange(self, view: SeatView) -> list[str]:
+        """The talon: the search player's exchange, named as such."""
+        s = self.screen
+        with self.working():
+            card = self.search.exchange(view)
+        what = "keep your hand" if card is None else f"discard {s.card(card)}"
+        return [f"Hint: {what} (the search player's exchange, {self.search_name}'s; the review after the deal "
+                "values each option)."]
 
 
 def _code(name: str) -> int:
@@ -96,13 +119,14 @@ def report(game: Game, record: dict, screen: Screen, reviewing: Reviewing) -> di
     line = {"deal": record["deal"], "fish": fish, "decisions": mine["non_forced"], "loss": mine["total_loss"],
             "marks": mine["marks"]}
     if reviewing.duplicate:
-        dup = duplicate(game, record, DUPLICATE)
+        bot = reviewing.rollout
+        dup = duplicate(game, record, bot)
         theirs = dup["result"]["fish"][you]
         diff = fish - theirs
         verdict = "the same as" if diff == 0 else (f"{diff} fish better than" if diff > 0 else
                                                   f"{-diff} fish worse than")
-        screen.say(f"Duplicate   the same cards with {DUPLICATE} in your seat: S{you} {theirs:+d} fish; you "
-                   f"{fish:+d}: {verdict} {DUPLICATE}.")
+        screen.say(f"Duplicate   the same cards with {bot} in your seat: S{you} {theirs:+d} fish; you "
+                   f"{fish:+d}: {verdict} {bot}.")
         line["duplicate"] = theirs
     return line
 
@@ -122,7 +146,10 @@ def run(game: Game, screen: Screen, out: Path | None, reviewing: Reviewing | Non
         for deal in range(game.n_deals):
             record = play_one(game, screen, deal, pool, double_ante, score, hint)
             if out is not None:
-                append_record(out, record)
+                path, torn = append_record(out, record)
+                if torn == "set aside":
+                    screen.say(f"The last line of {path} was cut short by an earlier crash: it is kept apart in "
+                               f"{path}{TORN}, and this deal is saved after the whole ones.")
             kept.append(record)
             fish = record["result"]["fish"]
             totals = [a + b for a, b in zip(totals, fish)]
@@ -142,6 +169,9 @@ def run(game: Game, screen: Screen, out: Path | None, reviewing: Reviewing | Non
         screen.say("")
         screen.say(f"Interrupted: {_kept(kept, where)}; the deal in progress is not kept.")
         raise SessionEnd(130, kept) from None
+    except Quit:
+        screen.say(f"You quit: {_kept(kept, where)}; the deal in progress is not kept.")
+        raise SessionEnd(0, kept) from None
     except EOFError:
         screen.say("")
         screen.say(f"End of input: {_kept(kept, where)}; the deal in progress is not kept.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..game import MISSING, difference
 from ..game.vocabulary import FORMAT  # the format a deal record names (RULES.md Appendix A)
 from ..reference import settle_record
 from ..rules import Rules, RulesError
@@ -98,12 +99,18 @@ def refereed(record: dict, where: str) -> dict:
     except (ValueError, IndexError) as e:  # an illegal play (IllegalPlay), a card not in the hand
         raise RecordFileError(f"{where} does not replay: {e}") from None
     if again != record:
-        field = next((k for k in again if again[k] != record.get(k)), None) or \
-            next(k for k in record if k not in again)
-        raise RecordFileError(f"{where} does not replay: its {field!r} is not what the reference engine settles "
-                              f"from its cards ({json.dumps(record.get(field))[:80]} recorded, "
-                              f"{json.dumps(again.get(field))[:80]} settled)")
+        path, mine, theirs = difference(record, again)
+        raise RecordFileError(f"{where} does not replay: its {path} is not what the reference engine settles from "
+                              f"its cards ({_shown(mine)} recorded, {_shown(theirs)} settled)")
     return record
+
+
+def _shown(value) -> str:
+    """A value of a record in a sentence: its JSON, cut short past 80 characters; ``nothing`` where it is missing."""
+    if value is MISSING:
+        return "nothing"
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def people(record: dict) -> list[int]:

@@ -220,17 +220,15 @@ def next_deal(rules: Rules, record: dict) -> tuple[int, bool, list[int] | None, 
     return pool, double_ante, score, over
 
 
-def append_record(folder: Path, record: dict) -> Path:
-    """Append ``record`` to the folder's games file (one JSON line, flushed and synced before returning)."""
-    import os
+def append_record(folder: Path, record: dict) -> tuple[Path, str | None]:
+    """Append ``record`` to the folder's games file, one JSON line synced to disk before returning
+    (:func:`reversis_sim.record.append_line`: a torn last line a crash left is repaired or set aside first, so that
+    no kept deal is lost); (the games file, what was done to a torn line or None)."""
+    from ..record import append_line
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / GAMES
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(record) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    return path
+    return path, append_line(path, json.dumps(record))
 
 
 def human_seat(record: dict) -> int | None:

@@ -18,6 +18,7 @@ from ..analysis.intervals import MIN_MATCHES, n_needed, too_few
 from ..analysis.stats import ratio_mean_ci_moments
 from ..policies import parse_spec
 from ..review.marks import THRESHOLDS, rating
+from ..review.settings import default_rollout
 from .records import rules_of
 from .session import DUPLICATE, HUMAN, Game, duplicate, human_seat
 from .verdict import review_record
@@ -36,27 +37,32 @@ reviewed with 16 worlds of ``tuned`` rollouts, every decision graded; ``results/
 OLD_SEARCH = "* the search before 0.2.0: search:worlds=W,race=0,first=4,start=0,rollout=tuned (docs/search.md)"
 
 
-def summarize_games(records: Sequence[dict], *, worlds: int = 16, rollout: str = "tuned",
+def summarize_games(records: Sequence[dict], *, worlds: int = 16, rollout: str | None = None,
                     with_duplicate: bool = True) -> dict:
     """The summary of the deals a person played among ``records`` (JSON-ready): per deal its fish, the duplicate's,
-    its reviewed decisions and loss; the totals; the error rate with its interval where it holds, its rating."""
-    deals = []
+    its reviewed decisions and loss; the totals; the error rate with its interval where it holds, its rating.
+    ``rollout``: the reviewer's rollout policy, and the bot of the duplicate deal (default: each record's rules'
+    own, :func:`reversis_sim.review.settings.default_rollout`)."""
+    deals, used = [], []
     for rec in records:
         you = human_seat(rec)
         if you is None:
             continue
         rules = rules_of(rec)
-        review = review_record(rec, [you], worlds=worlds, rollout=rollout, rules=rules)
+        bot = rollout or default_rollout(rules)
+        used.append(bot)
+        review = review_record(rec, [you], worlds=worlds, rollout=bot, rules=rules)
         mine = review["seats"][0]
         row = {"rules": rec["rules"], "seed": rec["run_seed"], "match": rec["match"], "deal": rec["deal"],
                "seat": you, "fish": rec["result"]["fish"][you], "decisions": mine["non_forced"],
                "loss": mine["total_loss"], "marks": mine["marks"]}
         if with_duplicate:
-            seats = [parse_spec(DUPLICATE) if name == HUMAN else parse_spec(name) for name in rec["seats"]]
+            seats = [parse_spec(bot) if name == HUMAN else parse_spec(name) for name in rec["seats"]]
             game = Game(rules, seats, you, rec["run_seed"], rec["match"])
-            row["duplicate"] = duplicate(game, rec)["result"]["fish"][you]
+            row["duplicate"] = duplicate(game, rec, bot)["result"]["fish"][you]
         deals.append(row)
-    out: dict = {"deals": deals, "n_deals": len(deals), "review": {"worlds": worlds, "rollout": rollout}}
+    out: dict = {"deals": deals, "n_deals": len(deals),
+                 "review": {"worlds": worlds, "rollout": ", ".join(dict.fromkeys(used)) or rollout or DUPLICATE}}
     if not deals:
         return out
     units: dict[tuple, list[float]] = {}
@@ -94,8 +100,8 @@ def summary_text(summary: dict, ascii: bool = False) -> str:
     fish = f"Fish         {s['fish_per_deal']:+.2f} a deal"
     if "duplicate_per_deal" in s:
         diff = s["fish_per_deal"] - s["duplicate_per_deal"]
-        fish += (f"; the same cards with {DUPLICATE} in your seat: {s['duplicate_per_deal']:+.2f} a deal (you "
-                 f"{diff:+.2f} a deal against it)")
+        fish += (f"; the same cards with {s['review']['rollout']} in your seat: {s['duplicate_per_deal']:+.2f} a "
+                 f"deal (you {diff:+.2f} a deal against it)")
     lines.append(fish)
     marks = " ".join(f"{k}{m}" for m, k in s["marks"].items() if k) or "no marks"
     if s["error_rate"] is None:
@@ -110,7 +116,7 @@ def summary_text(summary: dict, ascii: bool = False) -> str:
     lines.append(f"Beside the bot ladder (docs/review.md: parlett, a table of tuned, {MIN_MATCHES[KIND]:,} matches "
                  f"each, 16 worlds of tuned rollouts):")
     others = sorted({d["rules"] for d in s["deals"]} - {"parlett"})
-    if others or s["review"]["worlds"] != 16 or s["review"]["rollout"] != "tuned":
+    if others or s["review"]["worlds"] != 16 or s["review"]["rollout"] != DUPLICATE:
         lines.append(f"  (yours: {', '.join(sorted({d['rules'] for d in s['deals']}))}, {s['review']['worlds']} worlds "
                      f"of {s['review']['rollout']} rollouts: set beside it as a guide, not measured alike)")
     rows = [(name, rate, f"[{lo:+.2f}, {hi:+.2f}]", rating(rate)) for name, rate, lo, hi in LADDER]

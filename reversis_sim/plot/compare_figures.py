@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
-from .style import UNIT, axes, finish, interval_text, num, zero_line
+from .style import UNIT, axes, ci_label, finish, interval_text, num, zero_line
 
 # ---------------------------------------------------------------------------------------------------------------
 # comparisons
@@ -32,8 +32,8 @@ def paired_difference(summary: pl.DataFrame, *, label: str = "candidate", baseli
     for yi, r in zip(y, rows):
         m, lo, hi = r["mean_difference"], r["ci_low"], r["ci_high"]
         if m is None or lo is None or hi is None or not np.isfinite([m, lo, hi]).all():
-            ax.annotate("no interval (fewer than two matches?)", (0, yi), xytext=(6, 0), textcoords="offset points",
-                        va="center", fontsize=8, color="0.45", style="italic")
+            ax.annotate("no interval: too few matches for a reliable one", (0, yi), xytext=(6, 0),
+                        textcoords="offset points", va="center", fontsize=8, color="0.45", style="italic")
             continue
         color = "#009E73" if lo > 0 else "#D55E00" if hi < 0 else "0.45"
         ax.errorbar(m, yi, xerr=[[m - lo], [hi - m]], fmt="o", ms=7, capsize=5, lw=1.8, color=color)
@@ -45,7 +45,8 @@ def paired_difference(summary: pl.DataFrame, *, label: str = "candidate", baseli
     ax.set_ylim(-0.7, len(rows) - 0.3)
     lo, hi = ax.get_xlim()
     ax.set_xlim(lo, hi + 0.35 * (hi - lo))
-    ax.set_xlabel(f"difference in {UNIT}: candidate − {baseline or 'baseline'} (95% CI)")
+    ax.set_xlabel(f"difference in {UNIT}: candidate − {baseline or 'baseline'}"
+                  f"{ci_label(summary['ci_low'].to_numpy(), summary['ci_high'].to_numpy())}")
     ax.set_ylabel(label)
     ax.grid(axis="x", alpha=0.3)
     return finish(fig, ax, title or f"Paired comparison against {baseline or 'the baseline'}", caption)

@@ -42,9 +42,10 @@ def write_figures(run_dir: str | Path, formats: Sequence[str] = ("png", "svg"), 
     out = run_dir / "figures"
     out.mkdir(parents=True, exist_ok=True)
     caption = run_caption(manifest)
+    words = rule_words(manifest)
     paths = []
     for name in FIGURES:
-        fig = DRAW[name](tables[name](), caption=caption)
+        fig = DRAW[name](tables[name](), caption=caption, **words.get(name, {}))
         for fmt in formats:
             path = out / f"{name}.{fmt}"
             with rc_context(_RC):
@@ -53,6 +54,20 @@ def write_figures(run_dir: str | Path, formats: Sequence[str] = ("png", "svg"), 
         fig.clear()
         del fig
     return paths
+
+
+def rule_words(manifest: dict) -> dict[str, dict]:
+    """What each figure says about the rules, from the rule set the run played (:mod:`reversis_sim.game.words`):
+    the stake's name, the fates' legends, and from how many matches the convergence band may be drawn."""
+    from ..analysis.intervals import MIN_MATCHES
+    from ..game.words import fate_legend, pool_name
+    from ..rules import Rules
+
+    rules = Rules.from_params(manifest["rules"], manifest["rules_params"])
+    pool = pool_name(rules)
+    return {"fish_by_seat": {"pool": pool}, "fish_by_position": {"pool": pool}, "fish_by_policy": {"pool": pool},
+            "convergence": {"band_from": MIN_MATCHES["seat"]}, "quinola_fate_by_hearts": {"words": fate_legend(rules)},
+            "quinola_cost": {"pool": pool}}
 
 
 def save_figure(fig, path: str | Path, *, dpi: int = 150) -> Path:
@@ -75,5 +90,6 @@ def write_hand_figures(run_dir: str | Path, tables: dict, features: Sequence[str
     """One figure per hand feature (:func:`.hand_figures.your_hand`) from the tables of
     :func:`reversis_sim.analysis.hands.hand_tables`, into :func:`hand_figure_path`; returns the paths written."""
     caption = run_caption(manifest)
-    return [save_figure(your_hand(tables[f"fish_by_{f}"], tables[f"quinola_by_{f}"], f, caption=caption,
-                                  conditional=conditional), hand_figure_path(run_dir, f)) for f in features]
+    return [save_figure(your_hand(tables[f"fish_by_{f}"], tables[f"quinola_by_{f}"], tables[f"quinola_cost_by_{f}"],
+                                  f, caption=caption, conditional=conditional), hand_figure_path(run_dir, f))
+            for f in features]

@@ -8,31 +8,31 @@ import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
-from .style import COLORS, FATE_STYLE, SMALL_GROUP, UNIT, finish, note, signed, zero_line
+from .style import COLORS, FATE_STYLE, SMALL_GROUP, UNIT, ci_label, finish, note, signed, zero_line
 
 
-def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, feature: str, *, caption: str | None = None,
-              title: str | None = None, conditional: str | None = None) -> Figure:
+def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, cost: pl.DataFrame, feature: str, *,
+              caption: str | None = None, title: str | None = None, conditional: str | None = None) -> Figure:
     """Three panels over the values of ``feature``: every seat's expected fish per deal
-    (:func:`~reversis_sim.analysis.hands.by_hand`), the J♥ holder's expected ``quinola_net`` and the shares of the
-    J♥'s fates for its holder (:func:`~reversis_sim.analysis.hands.quinola_by_hand`), all with 95% intervals and
-    the number of hands behind each point. ``conditional``: the constraint the run's deals met (said on the
-    figure: its numbers are conditional on it)."""
+    (:func:`~reversis_sim.analysis.hands.by_hand`), the J♥ holder's expected ``quinola_net``
+    (:func:`~reversis_sim.analysis.hands.quinola_cost_by_hand`) and the shares of the J♥'s fates for its holder
+    (:func:`~reversis_sim.analysis.hands.quinola_by_hand`), with their 95% intervals where they are printed and the
+    number of hands behind each point. ``conditional``: the constraint the run's deals met (said on the figure: its
+    numbers are conditional on it)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     fish = fish.filter(pl.col("n_deals") >= SMALL_GROUP)  # a handful of hands: no curve point
     quinola = quinola.filter(pl.col("trials") >= SMALL_GROUP)
+    cost = cost.filter(pl.col("holders") >= SMALL_GROUP)
     fig = Figure(figsize=(13, 4.6), layout="constrained")
     FigureCanvasAgg(fig)
     left, mid, right = fig.subplots(1, 3)
     label = feature.replace("_", " ")
 
     _curve(left, fish, feature, ("mean", "ci_low", "ci_high"), "n_deals", COLORS[0], f"{label} in the hand dealt",
-           f"{UNIT} of the seat (95% CI)", "every seat")
-    cost = quinola.group_by(feature).agg(pl.col("cost_mean", "cost_ci_low", "cost_ci_high").first(),
-                                         pl.col("trials").first()).sort(feature)
-    _curve(mid, cost, feature, ("cost_mean", "cost_ci_low", "cost_ci_high"), "trials", COLORS[1],
-           f"{label} in the J♥ holder's hand", "J♥ money to its holder, fish per deal (95% CI)",
+           f"{UNIT} of the seat", "every seat")
+    _curve(mid, cost, feature, ("cost_mean", "cost_ci_low", "cost_ci_high"), "holders", COLORS[1],
+           f"{label} in the J♥ holder's hand", "J♥ money to its holder, fish per deal",
            "the Quinola's holder: its cost")
 
     for fate in ("dumped", "forced", "led", "talon"):
@@ -62,9 +62,11 @@ def your_hand(fish: pl.DataFrame, quinola: pl.DataFrame, feature: str, *, captio
 
 def _curve(ax, frame: pl.DataFrame, feature: str, columns: tuple[str, str, str], counts: str, color: str,
            xlabel: str, ylabel: str, title: str) -> None:
-    """A mean with its 95% interval over the values of ``feature`` (an interval that could not be computed, one
-    match, drawn as the point alone), and the hands behind each point written under the zero line."""
+    """A mean with its 95% interval over the values of ``feature`` (an interval that could not be computed or was
+    refused, too few matches, drawn as the point alone; the axis claims intervals only where one is drawn), and the
+    hands behind each point written under the zero line."""
     x, m, lo, hi = (frame[c].to_numpy().astype(float) for c in (feature, *columns))
+    ylabel += ci_label(lo, hi)
     lo, hi = np.where(np.isfinite(lo), lo, m), np.where(np.isfinite(hi), hi, m)
     zero_line(ax)
     ax.errorbar(x, m, yerr=[m - lo, hi - m], fmt="o-", ms=5, capsize=3, color=color)

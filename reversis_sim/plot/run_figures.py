@@ -18,6 +18,7 @@ from .style import (
     SMALL_GROUP,
     UNIT,
     axes,
+    ci_label,
     finish,
     group_cols,
     group_label,
@@ -25,6 +26,7 @@ from .style import (
     note,
     num,
     position_name,
+    refused_note,
     seat_name,
     signed,
     zero_line,
@@ -35,9 +37,10 @@ from .style import (
 
 
 def expected_fish(summary: pl.DataFrame, *, ax: Axes | None = None, caption: str | None = None,
-                  title: str | None = None) -> Figure:
-    """Expected fish per deal per group with 95% confidence intervals (a :func:`~reversis_sim.analysis.fish_by`
-    frame).
+                  title: str | None = None, pool: str = "pool") -> Figure:
+    """Expected fish per deal per group with 95% confidence intervals where they may be printed (a
+    :func:`~reversis_sim.analysis.fish_by` frame; a refused interval, NaN, draws no bar and the note says why).
+    ``pool``: what the rules call the common stake (:func:`reversis_sim.game.words.pool_name`).
 
     The group is read from the frame: ``seat`` (with its ``policy`` if the frame has one, e.g.
     ``fish_by(lf, ["seat", "policy"])``), ``position`` (relative to the dealer), or any other key, e.g. ``policy``.
@@ -60,22 +63,27 @@ def expected_fish(summary: pl.DataFrame, *, ax: Axes | None = None, caption: str
     low, high = summary["ci_low"].to_numpy(), summary["ci_high"].to_numpy()
     err = np.vstack([mean - low, high - mean])
     zero_line(ax)
+    drawn = np.isfinite(low) & np.isfinite(high)
     for i in range(len(rows)):
-        ax.errorbar(x[i], mean[i], yerr=err[:, i:i + 1], fmt="o", ms=7, capsize=6, lw=1.8,
+        ax.errorbar(x[i], mean[i], yerr=err[:, i:i + 1] if drawn[i] else None, fmt="o", ms=7, capsize=6, lw=1.8,
                     color=COLORS[i % len(COLORS)])
         ax.annotate(interval_text(mean[i], low[i], high[i]), (x[i], mean[i]),
                     xytext=(10, 0), textcoords="offset points", va="center", fontsize=8)
     ax.set_xticks(x, labels)
     ax.set_xlim(-0.6, len(rows) - 0.1)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(f"expected {UNIT} (95% CI)")
+    ax.set_ylabel(f"expected {UNIT}{ci_label(low, high)}")
     ax.yaxis.set_major_formatter(FuncFormatter(signed))
     ax.grid(axis="y", alpha=0.3)
     units = summary["n_units"].min() if "n_units" in summary.columns and summary.height else None
     over = f"; intervals over {units:,} matches" if units else ""
-    pool = ("\nfish won minus fish paid; what the pool still holds when a match ends makes every seat lose on "
-            "average" if "seat" in keys and len(rows) > 1 and mean.sum() < -0.5 else "")
-    note(ax, f"points: mean; bars: 95% CI{over}{pool}")
+    refused = refused_note(summary["n_needed"].to_numpy()) if "n_needed" in summary.columns else ""
+    bars = ("bars: 95% CI" + over + (f"; {refused}" if refused and not drawn.all() else "") if drawn.any() else
+            refused.replace("no bar where an interval needs", "no bars: the intervals need") or "no intervals")
+    lost = ("every seat lose on average" if (mean < 0).all() else "every seat's mean lower")
+    kept = (f"\nfish won minus fish paid; what the {pool} still holds when a match ends makes {lost}"
+            if "seat" in keys and len(rows) > 1 and mean.sum() < -0.5 else "")
+    note(ax, f"points: mean; {bars}{kept}")
     return finish(fig, ax, title or f"Expected fish per deal by {what}", caption)
 
 
@@ -140,14 +148,18 @@ def fish_histogram(dist: pl.DataFrame, *, ax: Axes | None = None, caption: str |
 
 
 def convergence(curve: pl.DataFrame, *, ax: Axes | None = None, caption: str | None = None,
-                title: str | None = None, min_matches: int = 10, fit_decades: float = 2.0) -> Figure:
+                title: str | None = None, min_matches: int = 10, fit_decades: float = 2.0,
+                band_from: int | None = None) -> Figure:
     """Running mean of fish per deal with its 95% band against the number of deals played, per group (a
     :func:`~reversis_sim.analysis.figures_data.convergence` frame).
 
     The first ``min_matches`` matches are not drawn: a t interval on a handful of matches is too wide to show
-    anything. On a long run the vertical axis fits the last ``fit_decades`` decades of deals, where the groups
-    separate; the wild early excursions then run off the top and bottom (the note says so)."""
+    anything. The band is drawn only where the frame gives one (:func:`reversis_sim.analysis.figure_tables`
+    leaves it out below the matches a reliable interval needs, ``band_from``), and the note says from where. On a
+    long run the vertical axis fits the last ``fit_decades`` decades of deals, where the groups separate; the wild
+    early excursions then run off the top and bottom (the note says so)."""
     keys = group_cols(curve, "n_matches")
+    curve = curve.with_columns(pl.col("ci_low", "ci_high").fill_nan(None))  # a refused band: none
     fig, ax = axes(ax, (9, 5.5))
     enough = curve["n_matches"].max() or 0
     start = min(min_matches, enough)
@@ -160,9 +172,19 @@ def convergence(curve: pl.DataFrame, *, ax: Axes | None = None, caption: str | N
         color = COLORS[i % len(COLORS)]
         label = group_label(g.row(0, named=True), keys) if keys else "all seats"
         x = g["n_deals"].to_numpy()
-        ax.fill_between(x, g["ci_low"].to_numpy(), g["ci_high"].to_numpy(), color=color, alpha=0.15, lw=0)
+        low, high = g["ci_low"].to_numpy().astype(float), g["ci_high"].to_numpy().astype(float)
+        banded = np.isfinite(low) & np.isfinite(high)
+        if banded.any():
+            ax.fill_between(x, np.where(banded, low, np.nan), np.where(banded, high, np.nan), where=banded,
+                            color=color, alpha=0.15, lw=0)
         ax.plot(x, g["mean"].to_numpy(), color=color, lw=1.6, label=f"{label}: {num(g['mean'][-1])}")
-    how = f"bands: 95% CI, the match as the unit; drawn from {start} matches on"
+    banded = shown.filter(pl.col("ci_low").is_not_null() & pl.col("ci_high").is_not_null())
+    if banded.height:
+        how = (f"curves from {start} matches on; bands: 95% CI, the match as the unit, from "
+               f"{banded['n_matches'].min():,} matches on")
+    else:
+        floor = f" (a reliable one needs {band_from:,} matches)" if band_from else ""
+        how = f"curves from {start} matches on; no 95% band: too few matches for an interval{floor}"
     if shown.height:
         x_min, x_max = shown["n_deals"].min(), shown["n_deals"].max()
         late = shown.filter(pl.col("n_deals") >= x_max / 10**fit_decades)
@@ -202,12 +224,13 @@ def compact(v: float) -> str:
 
 
 def quinola_fate(fate: pl.DataFrame, *, ax: Axes | None = None, caption: str | None = None,
-                 title: str | None = None) -> Figure:
+                 title: str | None = None, words: dict[str, str] | None = None) -> Figure:
     """What becomes of the Quinola (J♥): first in every deal (a bar that includes the J♥ left in the talon, which
     no seat holds), then in its holder's hand by the number of hearts he held at the first lead: stacked shares
     (:func:`reversis_sim.analysis.figures_data.quinola_fates`; a ``fate_by_hearts`` or ``fate_by_position`` table
     alone works too). The number of deals behind each bar is written above it; bars on fewer than
-    :data:`SMALL_GROUP` deals are faded."""
+    :data:`SMALL_GROUP` deals are faded. ``words``: each fate's legend under the rules played
+    (:func:`reversis_sim.game.words.fate_legend`; default the parlett family's)."""
     key = group_cols(fate, "quinola_fate")[0]
     fig, ax = axes(ax, (9, 5.5))
     levels = fate[key].unique(maintain_order=True).sort().to_list()
@@ -222,6 +245,7 @@ def quinola_fate(fate: pl.DataFrame, *, ax: Axes | None = None, caption: str | N
         for r in fate.filter(pl.col("quinola_fate") == name).iter_rows(named=True):
             share[levels.index(r[key])] = r["rate"] * 100
         color, text = FATE_STYLE[name]
+        text = (words or {}).get(name, text)
         bars = ax.bar(x, share, bottom=bottom, color=color, label=text, width=0.75, edgecolor="white", lw=0.5)
         for j, (bar, s, b0) in enumerate(zip(bars, share, bottom)):
             if small[j]:
@@ -253,9 +277,10 @@ def quinola_fate(fate: pl.DataFrame, *, ax: Axes | None = None, caption: str | N
 
 
 def quinola_cost(cost: pl.DataFrame, *, ax: Axes | None = None, caption: str | None = None,
-                 title: str | None = None) -> Figure:
-    """What the Quinola moves to (+) or from (−) its holder per deal, overall and by its fate, with 95% CIs
-    (``quinola_risk(...)["cost"]``: the Quinola side payments, the pool won, the pool doubling paid)."""
+                 title: str | None = None, pool: str = "pool") -> Figure:
+    """What the Quinola moves to (+) or from (−) its holder per deal, overall and by its fate, with 95% CIs where
+    they may be printed (``quinola_risk(...)["cost"]``: the Quinola side payments, the ``pool`` won, the doubling
+    paid; a refused interval draws no bar)."""
     fig, ax = axes(ax, (9, 4.5))
     order = {"all": 0, "dumped": 1, "forced": 2, "led": 3, "talon": 4}
     rows = sorted(cost.to_dicts(), key=lambda r: order.get(r["fate"], 9))
@@ -263,9 +288,11 @@ def quinola_cost(cost: pl.DataFrame, *, ax: Axes | None = None, caption: str | N
     zero_line(ax, vertical=True)
     for yi, r in zip(y, rows):
         color = "0.2" if r["fate"] == "all" else FATE_STYLE.get(r["fate"], ("0.2", ""))[0]
-        ax.errorbar(r["mean"], yi, xerr=[[r["mean"] - r["ci_low"]], [r["ci_high"] - r["mean"]]], fmt="o", ms=7,
-                    capsize=5, lw=1.8, color=color)
-        ax.annotate(interval_text(r["mean"], r["ci_low"], r["ci_high"], "  "), (r["ci_high"], yi),
+        drawn = np.isfinite([r["ci_low"], r["ci_high"]]).all()
+        ax.errorbar(r["mean"], yi, xerr=[[r["mean"] - r["ci_low"]], [r["ci_high"] - r["mean"]]] if drawn else None,
+                    fmt="o", ms=7, capsize=5, lw=1.8, color=color)
+        ax.annotate(interval_text(r["mean"], r["ci_low"], r["ci_high"], "  "),
+                    (r["ci_high"] if drawn else r["mean"], yi),
                     xytext=(6, 5), textcoords="offset points", fontsize=8, va="bottom", ha="left")
     labels = [("any fate" if r["fate"] == "all" else r["fate"]) + f"\n{r['n_deals']:,} deals" for r in rows]
     ax.set_yticks(y, labels)
@@ -273,7 +300,11 @@ def quinola_cost(cost: pl.DataFrame, *, ax: Axes | None = None, caption: str | N
     lo, hi = ax.get_xlim()
     ax.set_xlim(lo, hi + 0.25 * (hi - lo))  # room for the annotations
     ax.xaxis.set_major_formatter(FuncFormatter(signed))
-    ax.set_xlabel(f"{UNIT} for the holder: Quinola payments and pool (95% CI)")
+    ax.set_xlabel(f"{UNIT} for the holder: Quinola payments and {pool}"
+                  f"{ci_label(cost['ci_low'].to_numpy(), cost['ci_high'].to_numpy())}")
+    refused = refused_note(cost["n_needed"].to_numpy()) if "n_needed" in cost.columns else ""
+    if refused:
+        note(ax, refused)
     ax.set_ylabel("the Quinola's fate (deals it happened in)")
     ax.grid(axis="x", alpha=0.3)
     return finish(fig, ax, title or "What the Quinola brings its holder, by fate", caption)
@@ -288,7 +319,7 @@ RATE_ROWS = (  # event, label, group
     ("reversis_broken", "broken\n(per commitment)", "Reversis"),
     ("espagnolette_eligible", "eligible hand\n(per deal and seat)", "Espagnolette"),
     ("espagnolette_declared", "declared\n(per eligible hand)", "Espagnolette"),
-    ("espagnolette_made", "made, no trick taken\n(per declaration)", "Espagnolette"),
+    ("espagnolette_made", "made\n(per declaration)", "Espagnolette"),
 )
 
 NO_TRIALS = {  # event -> why its rate has no denominator

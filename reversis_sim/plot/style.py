@@ -35,6 +35,20 @@ SMALL_GROUP = 30
 # names and captions
 
 
+def ci_label(low, high) -> str:
+    """`` (95% CI)`` for an axis whose figure draws at least one interval (a finite ``low``, ``high`` pair), else
+    nothing: a figure never claims intervals it does not draw."""
+    lo, hi = np.asarray(low, float), np.asarray(high, float)
+    return " (95% CI)" if (np.isfinite(lo) & np.isfinite(hi)).any() else ""
+
+
+def refused_note(n_needed) -> str:
+    """What a figure says where intervals were refused (too few matches; ``n_needed``: the matches they need), or
+    nothing."""
+    needed = int(np.nanmax(np.asarray(n_needed, float))) if len(n_needed) else 0
+    return f"no bar where an interval needs more matches ({needed:,} needed)" if needed > 0 else ""
+
+
 def minus(text: str) -> str:
     return text.replace("-", "−")
 

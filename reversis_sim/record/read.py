@@ -69,6 +69,9 @@ def read_manifest(out: str | Path) -> dict:
     if not out.is_dir():
         raise RunError(f"{out} is not a folder; give the --out folder of a simulate run")
     if not path.exists():
+        if (out / "games.jsonl").is_file():
+            raise RunError(f"{out} is a games folder of 'play', not a run folder: 'reversis-sim play --summary --out "
+                           f"{out}' reads it")
         hint = (f"its part files can rebuild it: reversis-sim repair {out}" if part_files_present(out)
                 else f"run 'reversis-sim simulate --out {out}'")
         raise RunError(f"{out} is not a run folder: it has no {MANIFEST} ({hint})")
@@ -79,6 +82,10 @@ def read_manifest(out: str | Path) -> dict:
                        f"rebuilds the manifest from the part files") from None
     if isinstance(manifest, dict) and str(manifest.get("format", "")).startswith("reversis-compare/"):
         raise RunError(f"{out} is a comparison folder (kind {manifest.get('kind')!r}), not a run folder")
+    if isinstance(manifest, dict) and str(manifest.get("format", "")).startswith("reversis-review/"):
+        raise RunError(f"{out} is a review folder (a player's reviewed decisions), not a run folder: the review "
+                       f"command that wrote it prints its summary and draws its figure again when given --resume "
+                       f"(reversis-sim review --policy ... --out {out} --resume)")
     if not isinstance(manifest, dict) or manifest.get("format") not in FORMATS:
         what = manifest.get("format") if isinstance(manifest, dict) else type(manifest).__name__
         raise RunError(f"{path} is not a reversis_sim run manifest (format {what!r})")

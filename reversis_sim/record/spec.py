@@ -18,9 +18,16 @@ MAX_CHUNK_DEALS = 1_000_000
 """The most deals in one chunk (one part file): the engine holds a chunk in memory, about 560 bytes a deal (and
 900 bytes of payment slots while it plays)."""
 CHUNK_MATCHES = 2048
-"""Matches per chunk (one part file each) unless ``--chunk-matches`` says otherwise."""
+"""Matches per chunk (one part file each) unless ``--chunk-matches`` says otherwise, or fewer where that many
+matches would be more than :data:`MAX_CHUNK_DEALS` deals (:func:`default_chunk_matches`)."""
 MIN_MATCHES = 2
 """The fewest matches in a run: the match is the sampling unit, and one match gives no interval."""
+
+
+def default_chunk_matches(match_deals: int) -> int:
+    """The matches per chunk when none is asked: :data:`CHUNK_MATCHES`, or as many as :data:`MAX_CHUNK_DEALS` deals
+    hold where matches are long (at least one)."""
+    return max(1, min(CHUNK_MATCHES, MAX_CHUNK_DEALS // max(1, int(match_deals))))
 
 
 def check_run_size(deals: int, match_deals: int, chunk_matches: int) -> None:
@@ -62,13 +69,15 @@ class RunSpec:
 
     @classmethod
     def for_deals(cls, rules, seats, *, deals: int, seed: int, match_deals: int | None = None,
-                  chunk_matches: int = CHUNK_MATCHES, constraints=None) -> RunSpec:
+                  chunk_matches: int | None = None, constraints=None) -> RunSpec:
         """The spec of a run of at least ``deals`` deals (whole matches) of ``rules`` (a :class:`Rules`) with
-        ``seats`` (policy specs, one or one per seat); ``ValueError`` if its size is out of bounds
-        (:func:`check_run_size`); ``constraints``: a :class:`reversis_sim.constraints.Deals` (or None)."""
+        ``seats`` (policy specs, one or one per seat), in chunks of ``chunk_matches`` matches (default
+        :func:`default_chunk_matches`); ``ValueError`` if its size is out of bounds (:func:`check_run_size`);
+        ``constraints``: a :class:`reversis_sim.constraints.Deals` (or None)."""
         from ..policies import parse_seats
 
         per_match = match_deals or rules.match_deals
+        chunk_matches = default_chunk_matches(per_match) if chunk_matches is None else chunk_matches
         check_run_size(deals, per_match, chunk_matches)
         specs = parse_seats([str(s) for s in seats], rules.n_seats)
         return cls(rules=rules.name, rules_params=rules.to_params(), seats=[str(s) for s in specs], seed=seed,

@@ -5,7 +5,9 @@ breakdowns (:mod:`.summary`).
 
 The folder: ``manifest.json`` (format :data:`REVIEW_FORMAT`, the settings, the chunks done), and per chunk
 ``decisions-KKKKK.parquet`` (one row per reviewed decision) and ``deals-KKKKK.parquet`` (one row per deal: the
-player's fish and the luck of its hand). A chunk is written durably, then the manifest names it.
+player's fish and the luck of its hand), each naming in its footer the review and the chunk it belongs to and its
+rows (:func:`reversis_sim.record.write_owned`). A chunk is written durably, then the manifest names it; a chunk
+whose file is missing, truncated or another review's is reviewed again on ``--resume``, as a run's part is.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import polars as pl
 
 from .. import __version__
 from ..policies import changed_meaning, parse_seats, parse_spec
-from ..record import LOCK, FolderLock, RunError, write_durably, write_json_atomic
+from ..record import LOCK, FolderLock, RunError, fingerprint, owned_problem, write_json_atomic, write_owned
 from ..rules import Rules
 from .settings import ReviewSettings
 
@@ -98,7 +100,8 @@ def check_folder(out: Path, job: PlayerReview, *, resume: bool, force: bool) -> 
         if ident != json.loads(json.dumps(job.identity())):
             raise RunError(f"{out} holds a review with other settings; --resume continues only the same review "
                            f"(same rules, player, field, deals, seed, worlds, rollout, luck samples)")
-        return [k for k in sorted(int(k) for k in m.get("chunks_done", [])) if not _missing(out, k)]  # redone
+        bad = damaged_chunks(out, job)
+        return [k for k in sorted(int(k) for k in m.get("chunks_done", [])) if k not in bad]  # bad: reviewed again
     if non_empty and not force:
         raise RunError(f"{out} already holds a review; add --resume to continue it or --force to replace it")
     return []
@@ -113,10 +116,54 @@ def chunk_file(table: str, k: int) -> str:
     return f"{table}-{k:05d}.parquet"
 
 
-def _missing(out: Path, k: int) -> list[str]:
-    """The files of done chunk ``k`` that are not in ``out`` (the review's tables are not committed with a folder's
-    manifest, results/ladder): such a chunk is reviewed again on ``--resume``."""
-    return [name for name in (chunk_file(t, k) for t in TABLES) if not (out / name).is_file()]
+def _owner(job_or_identity, k: int, table: str) -> dict:
+    """Whose table ``table`` of chunk ``k`` is: this review's (a fingerprint of its identity)."""
+    identity = job_or_identity.identity() if isinstance(job_or_identity, PlayerReview) else job_or_identity
+    return {"folder": "review", "review": fingerprint(json.loads(json.dumps(identity))), "chunk": k, "table": table}
+
+
+def damaged(out: Path, job_or_identity, k: int) -> list[str]:
+    """What is wrong with the files of done chunk ``k`` in ``out`` (``file: problem``; none when the chunk is whole):
+    missing, truncated, another review's or another chunk's (:func:`reversis_sim.record.owned_problem`). A file
+    written before tables named their owner is judged by its matches."""
+    identity = job_or_identity.identity() if isinstance(job_or_identity, PlayerReview) else job_or_identity
+    try:
+        first, size = k * int(identity["chunk_matches"]), int(identity["chunk_matches"])
+        first_last = (first, min(first + size, int(identity["n_matches"])) - 1)
+    except (KeyError, TypeError, ValueError):
+        first_last = None
+    problems = []
+    for table in TABLES:
+        name = chunk_file(table, k)
+        why = owned_problem(out / name, _owner(job_or_identity, k, table),
+                            unowned=lambda meta, table=table: _unowned(meta, table, first_last))
+        if why:
+            problems.append(f"{name}: {why}")
+    return problems
+
+
+def damaged_chunks(out: Path, job: PlayerReview) -> dict[int, list[str]]:
+    """The chunks the manifest of ``out`` lists as done whose files are damaged (:func:`damaged`), with what is
+    wrong: a ``--resume`` reviews them again."""
+    m = _manifest(out) or {}
+    found = {int(k): damaged(out, job, int(k)) for k in m.get("chunks_done", [])}
+    return {k: v for k, v in found.items() if v}
+
+
+def _unowned(meta, table: str, first_last: tuple[int, int] | None) -> str | None:
+    """A readable chunk file of an earlier version, which names no owner: whole if its matches are the chunk's."""
+    if first_last is None:
+        return None
+    try:
+        col = meta.schema.names.index("match")
+        stats = [meta.row_group(g).column(col).statistics for g in range(meta.num_row_groups)]
+        seen = (min(s.min for s in stats), max(s.max for s in stats)) if stats else None
+    except (ValueError, AttributeError, TypeError):
+        return "not a table of a review chunk"
+    if seen is None or not first_last[0] <= seen[0] <= seen[1] <= first_last[1] or \
+            (table == "deals" and seen != first_last):
+        return "holds other matches than its chunk's (a copied file)"
+    return None
 
 
 def _earlier(out: Path, m: dict) -> str:
@@ -188,8 +235,7 @@ def run_review(job: PlayerReview, out: Path, *, resume: bool = False, force: boo
             results = cluster.map_chunks(review_chunk, [job], todo)
         for k, (decisions, deals) in results:
             for name, frame in zip(TABLES, (decisions, deals)):
-                write_durably(out / chunk_file(name, k),
-                              lambda tmp, frame=frame: frame.write_parquet(tmp, compression="zstd"))
+                write_owned(out / chunk_file(name, k), frame, _owner(job, k, name))
             done.append(k)
             write_json_atomic(out / "manifest.json", _manifest_data(job, done))
             if progress:
@@ -206,9 +252,11 @@ def read_review(out: Path) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
     done = sorted(m.get("chunks_done", []))
     if not done:
         raise RunError(f"{out} holds no reviewed chunk yet; continue it with --resume")
-    missing = [name for k in done for name in _missing(out, k)]
-    if missing:
-        raise RunError(f"{out} has lost {len(missing)} file(s) of its reviewed chunks ({missing[0]} first); review "
-                       f"again with --resume to redo them")
+    identity = m.get("identity") or {}
+    bad = [why for k in done for why in damaged(out, identity, k)]
+    if bad:
+        raise RunError(f"{out} has {len(bad)} damaged or missing file(s) of its reviewed chunks ({bad[0]}"
+                       f"{', first' if len(bad) > 1 else ''}): continue the review with --resume to review those "
+                       f"chunks again")
     decisions, deals = (pl.concat([pl.read_parquet(out / chunk_file(t, k)) for k in done]) for t in TABLES)
     return m, decisions, deals

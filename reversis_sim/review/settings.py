@@ -10,14 +10,29 @@ from ..policies import PolicySpec, parse_spec
 
 MAX_WORLDS = 1024
 """The most worlds a decision is reviewed in (the kernel's ``review_nb.MAX_WORLDS``; a test keeps them equal)."""
+MIN_WORLDS = 3
+"""The fewest worlds a decision is reviewed in: half of them (one, of three) choose the best option and the others
+measure its loss, whose standard error, from which the marks ?! ? ?? are judged, needs two measuring worlds (one
+world would choose and measure at once; with two, one measures and every standard error is 0)."""
 DEFAULT_WORLDS = 16
 """The worlds of a review when none is given: 8 choose the best option, 8 measure the loss. At it the error rate's
 interval was measured to hold from 1,000 matches (docs/review.md; at 32 worlds the losses are more skewed and
 1,000 matches held 85 times in 100), the ladder and its rating bands were measured, and a decision is reviewed
 13,000-16,000 times a second on one core (docs/performance.md)."""
 DEFAULT_ROLLOUT = "tuned"
+"""The reviewer's rollout policy under the parlett family's rules (and the bots' default at the table)."""
+FAMILY_DEFAULTS = {"penalty": "strong_modern", "bank": "strong_serbian"}
+"""The reviewer's rollout policy and the bots' default under another family's rules, by its scoring: that family's
+strongest preset, tuned under its own rules (docs/strength.md), not parlett's ``tuned``."""
 DEFAULT_LUCK_SAMPLES = 256
 """Deals dealt again (the hand kept, and freely) for the luck of one reviewed deal's hands."""
+
+
+def default_rollout(rules) -> str:
+    """The policy a review rolls out with, and the bots' default, under ``rules``: :data:`DEFAULT_ROLLOUT` for the
+    parlett family (and ``pierer``), the family's own strongest preset for the ``modern`` family and for
+    ``serbian`` (:data:`FAMILY_DEFAULTS`)."""
+    return FAMILY_DEFAULTS.get(rules.scoring, DEFAULT_ROLLOUT)
 
 
 class ReviewError(ValueError):
@@ -49,6 +64,15 @@ def _name(spec: PolicySpec) -> str:
     return spec.text
 
 
+def check_worlds(worlds: int) -> None:
+    """A :class:`ReviewError` sentence unless a decision can be reviewed in ``worlds`` worlds, a standard error
+    included (:data:`MIN_WORLDS` to :data:`MAX_WORLDS`)."""
+    if not MIN_WORLDS <= int(worlds) <= MAX_WORLDS:
+        raise ReviewError(f"--worlds {worlds}: a decision is reviewed in {MIN_WORLDS} to {MAX_WORLDS} worlds (each "
+                          "option played out in every one): half choose the best option and the others measure the "
+                          "loss, whose standard error, by which a loss is marked, needs two measuring worlds")
+
+
 def review_settings(n_seats: int, table: Sequence[PolicySpec], seats: Sequence[int] | None, worlds: int,
                     rollout: str | PolicySpec, luck_samples: int) -> ReviewSettings:
     """The settings of a review of ``seats`` (None: every seat) at the table ``table``, checked: every refusal is
@@ -57,9 +81,7 @@ def review_settings(n_seats: int, table: Sequence[PolicySpec], seats: Sequence[i
     for s in chosen:
         if not 0 <= s < n_seats:
             raise ReviewError(f"review seat {s} is out of range: the table has seats 0..{n_seats - 1}")
-    if not 1 <= int(worlds) <= MAX_WORLDS:
-        raise ReviewError(f"--worlds {worlds}: a decision is reviewed in 1 to {MAX_WORLDS} worlds (each option is "
-                          "played out in every one)")
+    check_worlds(worlds)
     spec = parse_spec(rollout) if isinstance(rollout, str) else rollout
     if spec.family == "search":
         raise ReviewError("the reviewer's rollout policy must be a heuristic: a search rolling out with a search "

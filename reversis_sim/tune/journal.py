@@ -10,7 +10,8 @@ way. Only the evaluations the interrupted run had not reached are simulated (the
 simulated again: it is one comparison).
 
 The journal is ``journal.jsonl`` in the tuning's folder, one JSON object a line, each line written and flushed to
-disk before the search goes on; a line torn by a crash is ignored (that evaluation is simply made again). The
+disk before the search goes on; a line torn by a crash is ignored (that evaluation is simply made again) and set
+aside before the next line is appended (:func:`reversis_sim.record.append_line`), so that no evaluation joins it. The
 folder's manifest records the tuning's settings from the start (``complete: false``), so that ``--resume`` refuses
 other settings in one sentence.
 """
@@ -18,12 +19,11 @@ other settings in one sentence.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from .. import __version__
 from ..policies import changed_meaning
-from ..record import LOCK, RunError, write_json_atomic
+from ..record import LOCK, RunError, append_line, write_json_atomic
 
 JOURNAL = "journal.jsonl"
 """The journal's file name in a tuning folder."""
@@ -45,6 +45,7 @@ class Journal:
                     continue  # a line torn by a crash: that evaluation is made again
         self.loaded = set(self.known)
         self._read_back: set = set()
+        self.damaged: list[str] = []  # a complete tuning's damaged tables, which a resume writes again
 
     def __len__(self) -> int:
         return len(self.known)
@@ -67,18 +68,16 @@ class Journal:
         self.known[(context, spec, int(block))] = (float(value), int(deals), int(baseline_deals))
         line = json.dumps({"context": context, "spec": spec, "block": int(block), "value": float(value),
                            "deals": int(deals), "baseline_deals": int(baseline_deals)})
-        with open(self.path, "a") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        append_line(self.path, line)  # a line a crash tore is set aside first, never joined
 
 
 def open_journal(out: str | Path, kind: str, settings: dict, *, resume: bool, force: bool) -> Journal:
     """The journal of the tuning folder ``out`` (``kind``: tune or best-response): a new one, the folder made ready
     (refused if it holds anything else, unless ``force`` and it is a folder of the same kind), or with ``resume``
-    the journal of an interrupted tuning of exactly these ``settings``. :class:`RunError` in one sentence when the
-    folder cannot be used so."""
-    from ..compare.folders import COMPARE_FORMAT, check_out
+    the journal of an interrupted tuning of exactly these ``settings``, or of a complete one one of whose tables is
+    truncated, missing or foreign (its ``damaged``: the tuning is made again from the journal and its tables
+    written anew). :class:`RunError` in one sentence when the folder cannot be used so."""
+    from ..compare.folders import COMPARE_FORMAT, check_out, folder_problems
 
     out = Path(out)
     manifest_path = out / "manifest.json"
@@ -90,9 +89,12 @@ def open_journal(out: str | Path, kind: str, settings: dict, *, resume: bool, fo
                            f"--resume") from None
         if manifest.get("format") != COMPARE_FORMAT or manifest.get("kind") != kind:
             raise RunError(f"{out} is not a {kind} folder; nothing to resume there")
-        if manifest.get("complete", True):
-            raise RunError(f"{out} holds a complete {kind}: nothing to resume (read its manifest.json, or give "
-                           f"--force instead of --resume to run it again)")
+        damaged = []
+        if manifest.get("complete", True) and manifest.get("settings") in (None, settings):
+            damaged = folder_problems(out, kind, settings, manifest) if manifest.get("settings") else []
+            if not damaged:
+                raise RunError(f"{out} holds a complete {kind}: nothing to resume (read its manifest.json, or give "
+                               f"--force instead of --resume to run it again)")
         recorded = [v for v in (manifest.get("settings") or {}).values() if isinstance(v, str)]
         stale = changed_meaning(recorded, manifest.get("package_version"))
         if stale:
@@ -102,7 +104,9 @@ def open_journal(out: str | Path, kind: str, settings: dict, *, resume: bool, fo
             differ = sorted(k for k in set(theirs) | set(mine) if theirs.get(k) != mine.get(k))
             raise RunError(f"{out} was started with other settings ({', '.join(differ)} differ): --resume continues "
                            f"exactly the interrupted command; give its settings, or --force to start again")
-        return Journal(out / JOURNAL)
+        journal = Journal(out / JOURNAL)
+        journal.damaged = damaged
+        return journal
     if not force and _interrupted(manifest_path, kind):
         raise RunError(f"{out} holds an interrupted {kind}: continue it with --resume (the same settings), or give "
                        f"--force to start again")
