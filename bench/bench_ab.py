@@ -6,7 +6,8 @@
 Each version runs from its own git worktree (a temporary one for a revision; ``--head`` defaults to the working
 tree as it is) in its own process, so each keeps its own numba cache; an untimed first call compiles. Then every
 round measures each version in turn (A, B, A, B...): deals per CPU-second of one thread of the kernel core
-(``numba_engine.batch.core_runner``, ``parlett`` unless ``--rules``), the median of ``--reps`` timed stretches. A shared
+(``numba_engine.batch.core_runner``, ``parlett`` unless ``--rules``; with ``--threads N``, deals per second of wall time on
+N threads), the median of ``--reps`` timed stretches. A shared
 machine swings by ±20% from minute to minute, which a single pair of runs cannot tell from a change; the ratio of
 the two versions within each round, and its median over the rounds, can. Not part of the test suite.
 """
@@ -33,18 +34,19 @@ except ImportError:  # a revision from before the numba engine's package was nam
 from reversis_sim.policies import parse_seats
 from reversis_sim.rules import get_preset
 rules, seats, reps, secs = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3]), float(sys.argv[4])
+threads = int(sys.argv[5])
 cores = {s: core_runner(get_preset(rules), parse_seats([s], get_preset(rules).n_seats), seed=0, n_matches=2000)
          for s in seats}
 for run in cores.values():
-    run(1)
+    run(threads)
 out = {}
 for s, run in cores.items():
     rates = []
     for _ in range(reps):
         t, c, n = time.perf_counter(), time.thread_time(), 0
         while time.perf_counter() - t < secs:
-            n += run(1)
-        rates.append(n / (time.thread_time() - c))
+            n += run(threads)
+        rates.append(n / ((time.thread_time() - c) if threads == 1 else (time.perf_counter() - t)))
     out[s] = statistics.median(rates)
 print(json.dumps(out))
 """
@@ -52,7 +54,7 @@ print(json.dumps(out))
 
 def measure(tree: Path, args) -> dict[str, float]:
     r = subprocess.run([sys.executable, "-c", MEASURE, args.rules, ",".join(args.seat), str(args.reps),
-                        str(args.secs)], cwd=tree, capture_output=True, text=True,
+                        str(args.secs), str(args.threads)], cwd=tree, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(tree)})
     if r.returncode:
         sys.exit(f"measuring {tree} failed (a revision older than engine.batch.core_runner cannot be measured):\n"
@@ -79,6 +81,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     ap.add_argument("--reps", type=int, default=3, help="timed stretches per measurement (default 3)")
     ap.add_argument("--secs", type=float, default=2.0, help="seconds per stretch (default 2)")
+    ap.add_argument("--threads", type=int, default=1, help="threads of the kernel (default 1: deals per CPU-second "
+                                                           "of the thread; more: deals per second of wall time)")
     args = ap.parse_args(argv)
     args.seat = args.seat or ["random", "avoid"]
     with tempfile.TemporaryDirectory(prefix="bench_ab_") as tmp:
@@ -101,7 +105,8 @@ def main(argv=None) -> int:
                 if tree != ROOT:
                     subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
                                    capture_output=True)
-    print(f"{args.rules}, kernel core, one thread, deals per CPU-second; {args.rounds} interleaved rounds")
+    what = "one thread, deals per CPU-second" if args.threads == 1 else f"{args.threads} threads, deals per second"
+    print(f"{args.rules}, kernel core, {what}; {args.rounds} interleaved rounds")
     print(f"{'seats':<10}{'A median':>12}{'B median':>12}{'B/A median':>12}   B/A by round")
     for s in args.seat:
         a = [r[s] for r in rates["A"]]

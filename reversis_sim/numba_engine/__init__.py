@@ -4,17 +4,16 @@ difference a parameter of the one deal loop, see :mod:`reversis_sim.kernel.compi
 
 Layout (imports flow down the list):
 
-- below the engine, shared with the policies: :mod:`reversis_sim.kernel.jit` (the jit options of every kernel and the
-  on-disk cache), :mod:`reversis_sim.bits` (hand-mask helpers), :mod:`reversis_sim.keys_nb` (keyed randomness, the
-  twin of :mod:`reversis_sim.keys`), :mod:`reversis_sim.kernel` (the compiled rules, the arrays of a deal, the trick
-  loop, payments and settlement: shared with the search policy's rollouts), :mod:`reversis_sim.policies.dispatch`
-  (the policy families' decisions) and :mod:`reversis_sim.policies.search_nb`;
-- :mod:`.seats`: seat policies as arrays; :mod:`.policy`: the seats' decisions inside the kernels (the policies'
-  dispatch, or the search, called with the kernel's view);
-- :mod:`.deal`: one deal (shuffle and deal, exchange, declaration, the kernel's trick loop, settlement);
-- :mod:`.match`: matches in order (parallel over matches) and the traced match; :mod:`.rows`: a deal's run-table
-  rows written into the chunk;
-- :mod:`.batch` (:func:`play_matches`), :mod:`.trace` (:func:`trace_deal`);
+- below the engine: :mod:`reversis_sim.kernel` (the jit options and the on-disk cache, the units compiled once and
+  called through their addresses, the compiled rules, the arrays of a deal and its cursor, payments and settlement)
+  and :mod:`reversis_sim.policies` (the families' decisions, the one deal skeleton ``deal_nb.PLAY_FROM`` and the
+  search's card, ``search_nb.play``, both units);
+- :mod:`.seats`: seat policies as arrays, and the search unit a table needs;
+- :mod:`.deal`: the engine's deal (the cards dealt by key, the deal played by the skeleton, a search asked);
+- :mod:`.match`: blocks of matches into the run table, and the traced match; :mod:`.rows`: a deal's run-table rows
+  written into the chunk;
+- :mod:`.batch` (:func:`play_matches`, the blocks on several threads), :mod:`.trace` (:func:`trace_deal`);
+- :mod:`.review`, :mod:`.review_before`, :mod:`.reviewing`: the reviewing table, a record reviewed;
 - :mod:`.stress`: rule variants that make rare events common, for the agreement checks.
 """
 

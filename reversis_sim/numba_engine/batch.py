@@ -1,9 +1,8 @@
 """The fast batch API: many matches in parallel, as a chunk of the run table (:class:`reversis_sim.columns.Chunk`).
 
-``play_matches`` validates and allocates; :func:`.match.play_matches_nb` computes (through the kernel of the table,
-:func:`.match.match_kernels`). Rows come in (match, deal) order and are byte-identical whatever the thread count and
-however the matches are split into calls (each match is a pure function of rules, seats, seed and match number;
-DESIGN.md decisions 1, 2 and 7).
+``play_matches`` validates and allocates; :func:`.match.play_blocks` computes, its blocks of matches shared among
+threads (:func:`run_pieces`). Rows come in (match, deal) order and are byte-identical whatever the thread count and
+however the matches are split into calls (each match is a pure function of rules, seats, seed and match number).
 
 A match that ends before ``match_deals`` (``parlett_simple``: no deal follows the one in which a running total
 reached ``target_total``, F4.3, G14) has fewer rows: exactly the deals it played, as the reference's

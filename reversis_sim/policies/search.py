@@ -46,7 +46,7 @@ cost (docs/search.md: chosen on the exploring seed, measured on fresh ones). A f
 
 The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, ``infer``,
 ``tau``, ``pool``, ``start``, then the rollout policy's family id, then its parameters
-(:func:`.rollout_nb.rollout_family`, :func:`.rollout_nb.rollout_params`).
+(:func:`.rollout_nb.rollout_family`; the parameters from ``N_OWN + 1`` on).
 """
 
 from __future__ import annotations
