@@ -307,6 +307,6 @@ def _print_review(out: Path, fmt: str, figures: bool) -> None:
     if figures:
         from ..plot.review_figures import write_review_figure
 
-        path = write_review_figure(out, summary)
+        path, = write_review_figure(out, summary)
         if fmt == "text":
             click.echo(f"figure: {path}")
