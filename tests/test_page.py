@@ -190,6 +190,9 @@ def test_bad_input_is_one_sentence_exit_2_and_writes_nothing(tmp_path, monkeypat
     fish = records[1]["result"]["fish"]
     tampered.write_text(json.dumps({**records[1], "result": {**records[1]["result"],
                                                              "fish": [fish[0] + 1, fish[1] - 1, *fish[2:]]}}) + "\n")
+    kept = tmp_path / "kept"  # a games folder keeping that record
+    kept.mkdir()
+    (kept / "games.jsonl").write_text(tampered.read_text())
     out = tmp_path / "out"
     out.mkdir()
     monkeypatch.chdir(out)  # where a file named by default would go
@@ -199,6 +202,8 @@ def test_bad_input_is_one_sentence_exit_2_and_writes_nothing(tmp_path, monkeypat
         (["play", "--show", "0", "--out", broken.parent, "--format", "html"], "line 2: not a JSON deal record"),
         (["replay", "--record", tampered, "--format", "html"], "does not replay: its result.fish"),
         (["replay", "--record", tampered, "--format", "svg"], "does not replay: its result.fish"),
+        (["review", "--record", tampered, "--format", "html"], "does not replay: its result.fish"),
+        (["play", "--show", "0", "--out", kept, "--format", "html"], "does not replay: its result.fish"),
         (["replay", "--record", good, "--format", "svg"], "--format svg draws one deal and 3 are shown"),
         (["replay", "--engine", "reference", "--seed", "3", "--format", "svg"], "--format svg draws one deal"),
         (["replay", "--record", good, "--output", out / "x.html"], "--output belongs to the file of --format html"),
@@ -213,6 +218,26 @@ def test_bad_input_is_one_sentence_exit_2_and_writes_nothing(tmp_path, monkeypat
         assert message in _one_sentence(r.output), (args, r.output)
     assert sorted(p.name for p in out.iterdir()) == []
     assert sorted(p.name for p in broken.parent.iterdir()) == ["games.jsonl"]
+    assert sorted(p.name for p in kept.iterdir()) == ["games.jsonl"]
+
+
+def test_a_kept_deal_reviewed_is_a_page_beside_the_games_and_a_picture_with_its_marks(tmp_path):
+    records = list(reference.play_match(PRESETS["parlett"], parse_seats(["random"]), seed=5, match=0))[:2]
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    r = _run("play", "--show", "1", "--out", games, "--format", "html", "--worlds", "4")
+    assert r.exit_code == 0, r.output
+    (deal,) = embedded((games / "deal1.html").read_text())["deals"]  # the default: beside the games file
+    assert deal["record"] == records[1] and deal["review"]["decisions"]
+    assert {x["seat"] for x in deal["review"]["decisions"]} <= {0, 1, 2, 3}
+    picture = tmp_path / "deal1.svg"
+    r = _run("review", "--record", games, "--deal", "1", "--worlds", "4", "--format", "svg", "--output", picture)
+    assert r.exit_code == 0, r.output
+    review = _run("review", "--record", games, "--deal", "1", "--worlds", "4", "--format", "json")
+    decisions = json.loads(review.stdout)["decisions"]
+    marks = {(x["trick"], x["position"]): x["mark"] for x in decisions if x["mark"] and x["trick"] > 0}
+    assert picture.read_text() == deal_svg(records[1], marks)
 
 
 def test_replay_writes_the_picture_of_one_deal(tmp_path):

@@ -142,7 +142,7 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
     if out is None:
         raise click.UsageError(f"{'--summary' if show is None else '--show'} reads the games kept in --out DIR; give "
                                "it")
-    from ..play.records import RecordFileError, read_games, rules_of
+    from ..play.records import RecordFileError, read_games, refereed, rules_of
     from ..play.session import GAMES, human_seat
 
     if not out.exists():
@@ -160,7 +160,10 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
         from ..review.one_deal import review_text
 
         target = planned_output(fmt, *file, str(out / f"deal{show}"))
-        record = records[show]
+        try:  # a kept deal is shown as its cards settle it, as replay --record shows it: refereed
+            record = refereed(records[show], f"{out / GAMES}, deal {show}")
+        except RecordFileError as e:
+            raise click.BadParameter(str(e), param_hint="'--show'") from None
         you = human_seat(record)
         seats = [you] if you is not None else list(range(len(record["seats"])))
         review = review_record(record, seats, worlds=worlds, rollout=default_rollout(rules_of(record)))
