@@ -119,6 +119,10 @@ def test_the_words_of_each_trick_say_what_became_of_the_quinola_and_the_reversis
     assert facts["end"][-1] == "fish " + " · ".join(f"S{s} {v:+d}" for s, v in enumerate(record["result"]["fish"]))
     quiet = golden("parlett_random_s7_m0.jsonl")[0]
     assert all("reversis" not in x for xs in deal_facts(quiet)["tricks"].values() for x in xs)
+    modern, simple = golden("modern_random_s4_m1.jsonl")[0], golden("parlett_simple_random_s3_m0.jsonl")[1]
+    assert deal_facts(modern)["end"][-1] == "penalty " + " · ".join(f"S{s} {v}" for s, v in
+                                                                  enumerate(modern["result"]["penalty"]))
+    assert deal_facts(simple)["end"][-1].endswith("running " + " ".join(map(str, simple["result"]["score_after"])))
 
 
 def _card_back(text: str) -> str:

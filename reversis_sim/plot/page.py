@@ -39,8 +39,8 @@ def _asset(name: str) -> str:
 
 def deal_facts(record: dict) -> dict:
     """What happened beyond the chips, in words, for the page: per trick (by its number as text) what became of the
-    Quinola and of a reversis; at the end the Quinola's fate, the reversis, the espagnolette, the party and the
-    fish."""
+    Quinola and of a reversis; at the end the Quinola's fate, the reversis, the espagnolette, the party, the fish,
+    and where the rules have them the penalties (the ``modern`` family) or the scores (simple scoring)."""
     result, rp = record["result"], record["rules_params"]
     tricks: dict[str, list[str]] = {}
     fate, fate_trick = quinola_fate(tuple(C.parse(c) for c in tr["cards"]) for tr in record["tricks"])
@@ -66,6 +66,11 @@ def deal_facts(record: dict) -> dict:
     if result.get("party_winner") is not None:
         end.append(f"the party won by S{result['party_winner']}")
     end.append("fish " + " · ".join(f"S{s} {v:+d}" for s, v in enumerate(result["fish"])))
+    if "penalty" in result:  # the modern family's card points and surcharges
+        end.append("penalty " + " · ".join(f"S{s} {v}" for s, v in enumerate(result["penalty"])))
+    if "score" in result:  # simple scoring: card points, not fish
+        end.append("score " + " · ".join(f"S{s} {v}" for s, v in enumerate(result["score"])) + " · running " +
+                   " ".join(str(v) for v in result["score_after"]))
     return {"tricks": tricks, "end": end}
 
 
