@@ -209,6 +209,9 @@ def test_a_player_reviewed_over_many_deals_into_a_resumable_folder(tmp_path):
     assert again.exit_code == 2 and "--resume" in again.output
     resumed = run(*args, "--resume")
     assert resumed.exit_code == 0 and json.loads(resumed.stdout)["error_rate"] == s["error_rate"]
+    drawn = run("plot", str(out), "--format", "svg")  # the loss by trick as SVG, for documents
+    figure = out / "figures" / "review_loss_by_trick.svg"
+    assert drawn.exit_code == 0 and str(figure) in drawn.output and "<svg" in figure.read_text()
     (out / "decisions-00000.parquet").unlink()  # a folder whose tables were not kept (results/ladder in git)
     with pytest.raises(RunError, match="decisions-00000.parquet.*--resume"):
         read_review(out)

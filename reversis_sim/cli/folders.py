@@ -78,19 +78,38 @@ def analyze(run_dir, fmt, tables, hand_features):
 def plot(run_dir, formats):
     """Draw the figures of a run folder into RUN_DIR/figures/: expected fish per deal by seat, position and
     policy; the distribution of fish per deal; convergence of the running mean; the Quinola's fate and cost;
-    reversis and espagnolette rates. Every figure carries the run's rules, deal count and seed.
+    reversis and espagnolette rates. Every figure carries the run's rules, deal count and seed. Of a review folder
+    (review --policy --out): where the player loses fish, by trick and kind.
 
     \b
     Example:
       reversis-sim plot results/demo
+      reversis-sim plot results/review_avoid --format svg
     """
-    from ..plot import write_figures
-
+    formats = tuple(formats) or ("png", "svg")
     with folder_errors(Path(run_dir) / "figures", "fix that (free space, permissions) and draw again"):
-        paths = write_figures(run_dir, formats=tuple(formats) or ("png", "svg"))
-    click.echo(f"wrote {len(paths)} figures to {Path(run_dir) / 'figures'}")
+        if _is_review_folder(Path(run_dir)):
+            from ..plot.review_figures import write_review_figure
+            from ..review.batch import read_review
+            from ..review.summary import summarize_review
+
+            paths = write_review_figure(run_dir, summarize_review(*read_review(Path(run_dir))), formats)
+        else:
+            from ..plot import write_figures
+
+            paths = write_figures(run_dir, formats=formats)
+    click.echo(f"wrote {len(paths)} figure{'s' if len(paths) != 1 else ''} to {Path(run_dir) / 'figures'}")
     for p in paths:
         click.echo(f"  {p}")
+
+
+def _is_review_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds a review (``review --policy --out``): its manifest names a review's format."""
+    try:
+        return str(json.loads((folder / "manifest.json").read_text()).get("format", "")).startswith(
+            "reversis-review/")
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 @command("repair")

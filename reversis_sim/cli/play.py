@@ -13,6 +13,7 @@ import click
 from ..keys import MAX_SEED
 from ..review.settings import DEFAULT_ROLLOUT, FAMILY_DEFAULTS, MAX_WORLDS, MIN_WORLDS, default_rollout
 from .options import command, fail, json_text, rule_option, rules_option, seats_of, with_rule_overrides
+from .pages import FILE_FORMATS, output_option, planned_output, write_shown
 
 DEFAULT_BOT = DEFAULT_ROLLOUT
 """The bots under the parlett family's rules; another family's are its own strongest preset (default_rollout)."""
@@ -46,11 +47,15 @@ DEFAULT_BOT = DEFAULT_ROLLOUT
 @click.option("--show", type=click.IntRange(0), default=None, metavar="K",
               help="Play nothing: show the K-th deal kept in --out DIR (0 the first): its diagram with your decisions "
                    "reviewed (--format json: the review with the record).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="With --summary or --show: text, or JSON.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", *FILE_FORMATS]), default="text",
+              show_default=True, help="With --summary or --show: text, or JSON; with --show also html, a page to "
+                                      "open in a browser (the deal trick by trick, your decisions reviewed), or svg, "
+                                      "the diagram with the marks as a picture, into --output.")
+@output_option
+@click.option("--force", is_flag=True, help="With --show and --format html or svg: replace the --output file.")
 @click.option("--ascii", "ascii_", is_flag=True, help="Suits as S H D C, no Unicode.")
 def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, out, worlds, no_review, summary, show,
-         fmt, ascii_):
+         fmt, output, force, ascii_):
     """Play Reversis against the bots: your hand by suit, the talon exchange, the declaration where the rules
     allow one, then trick by trick. Type a card to play it (JH, QS, 10S where the deck has tens), '?' for your
     legal cards, 'hint' for the card to play and the value of each option (at the talon: the search player's
@@ -62,13 +67,20 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
       reversis-sim play --deals 1 --seed 7 --out games
       reversis-sim play --summary --out games
       reversis-sim play --show 0 --out games
+      reversis-sim play --show 0 --out games --format html
     """
     if summary or show is not None:
         _reading_only(summary, show)
-        _kept(out, worlds, fmt, ascii_, show)
+        if summary and (fmt in FILE_FORMATS or output is not None or force):
+            raise click.UsageError("--format html and svg, --output and --force draw one kept deal (--show K); "
+                                   "--summary prints text or json")
+        _kept(out, worlds, fmt, ascii_, show, (output, force))
         return
     if fmt != "text":
-        raise click.UsageError("--format json is for --summary and --show; a game is played as text")
+        raise click.UsageError(f"--format {fmt} is for --summary and --show; a game is played as text")
+    if output is not None or force:
+        raise click.UsageError("--output and --force write the file of --show K --format html or svg; a game keeps "
+                               "its deals in --out DIR")
     rules = with_rule_overrides(rules, rule_overrides)
     if you >= rules.n_seats:
         raise click.BadParameter(f"seat {you} is out of range: {rules.name} has seats 0..{rules.n_seats - 1}",
@@ -125,12 +137,12 @@ def _ask(prompt: str) -> str:
     return input(prompt)
 
 
-def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | None) -> None:
-    """--summary, or --show K: what the games kept in ``out`` say."""
+def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | None, file=(None, False)) -> None:
+    """--summary, or --show K: what the games kept in ``out`` say (``file``: ``--output`` and ``--force``)."""
     if out is None:
         raise click.UsageError(f"{'--summary' if show is None else '--show'} reads the games kept in --out DIR; give "
                                "it")
-    from ..play.records import RecordFileError, read_games, rules_of
+    from ..play.records import RecordFileError, read_games, refereed, rules_of
     from ..play.session import GAMES, human_seat
 
     if not out.exists():
@@ -147,10 +159,16 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
         from ..play.verdict import review_record
         from ..review.one_deal import review_text
 
-        record = records[show]
+        target = planned_output(fmt, *file, str(out / f"deal{show}"))
+        try:  # a kept deal is shown as its cards settle it, as replay --record shows it: refereed
+            record = refereed(records[show], f"{out / GAMES}, deal {show}")
+        except RecordFileError as e:
+            raise click.BadParameter(str(e), param_hint="'--show'") from None
         you = human_seat(record)
         seats = [you] if you is not None else list(range(len(record["seats"])))
         review = review_record(record, seats, worlds=worlds, rollout=default_rollout(rules_of(record)))
+        if target is not None:
+            return write_shown(target, fmt, [review])
         click.echo(json_text(review, indent=1) if fmt == "json" else review_text(review, ascii=ascii_))
         return
     from ..play.summary import summarize_games, summary_text

@@ -43,6 +43,7 @@ from .options import (
     with_constraint_options,
     with_rule_overrides,
 )
+from .pages import FILE_FORMATS, output_option, planned_output, record_file_stem, write_shown
 
 
 @command("review")
@@ -63,7 +64,8 @@ from .options import (
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Many deals: the review folder (default: results/review_<policy>_seed<S>_<N>deals).")
 @click.option("--resume", is_flag=True, help="Many deals: continue an interrupted review in --out.")
-@click.option("--force", is_flag=True, help="Many deals: replace the review folder --out.")
+@click.option("--force", is_flag=True, help="Many deals: replace the review folder --out; --format html or svg: "
+                                            "replace the --output file.")
 @threads_option
 @click.option("--worlds", type=int, default=DEFAULT_WORLDS, show_default=True,
               help=f"Worlds each decision is played out in ({MIN_WORLDS} to {MAX_WORLDS}), the same for every "
@@ -76,8 +78,12 @@ from .options import (
 @click.option("--luck-samples", type=int, default=None,
               help=f"Deals dealt again, each reviewed hand kept and freely, for the luck of the hand (0: none; "
                    f"default {DEFAULT_LUCK_SAMPLES} for one deal, 16 for many).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
-              help="text or json; many deals also csv (the error rates by kind, trick and situation).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv", *FILE_FORMATS]), default="text",
+              show_default=True, help="text or json; many deals also csv (the error rates by kind, trick and "
+                                      "situation); one deal or --record also html: a page to open in a browser (the "
+                                      "table, the tricks, each decision's options, the costliest decisions), or svg: "
+                                      "the diagram with the marks, as a picture.")
+@output_option
 @click.option("--ascii", "ascii_", is_flag=True, help="One deal, --format text: suits as S H D C, no Unicode.")
 @click.option("--quiet", is_flag=True, help="Many deals: no progress bar.")
 @click.option("--figures/--no-figures", default=True, show_default=True,
@@ -90,8 +96,8 @@ from .options import (
 @with_constraint_options
 @click.pass_context
 def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_seats, policy, field, n_deals, out,
-           resume, force, threads, worlds, rollout, luck_samples, fmt, ascii_, quiet, figures, scheduler, record_file,
-           predeal, where):
+           resume, force, threads, worlds, rollout, luck_samples, fmt, output, ascii_, quiet, figures, scheduler,
+           record_file, predeal, where):
     """Why a player loses fish. One deal (--deal): every decision of the reviewed seats (the exchange: keep or which
     card to discard; the declaration; each card), each option valued in fish from what the seat knew at that moment
     (worlds consistent with its information, the same worlds for every option), the best, the loss with its
@@ -106,19 +112,26 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
       reversis-sim review --policy avoid --field tuned --deals 12000 --seed 1 --out results/review_avoid
       reversis-sim review --policy tuned --deals 120000 --seed 2 --scheduler local:2
       reversis-sim review --record games/games.jsonl --deal 0
+      reversis-sim review --seed 7 --deal 3 --seat tuned --format html --output deal3.html
     """
     from ..review.settings import review_settings
 
     if ascii_ and fmt != "text":
         raise click.UsageError("--ascii chooses the suits of the text review; add --format text")
     if policy is None:
-        _refuse_many_deals_options(ctx, "--record FILE" if record_file is not None else "--deal D")
+        _refuse_many_deals_options(ctx, "--record FILE" if record_file is not None else "--deal D",
+                                   file_format=fmt in FILE_FORMATS)
+    elif fmt in FILE_FORMATS or output is not None:
+        raise click.UsageError("--format html and svg, and --output, draw one deal (--deal D or --record FILE); a "
+                               "review of a player over many deals prints text, json or csv")
     elif resume and force:
         raise click.UsageError("--resume keeps the review in --out and continues it, --force replaces it: give one "
                                "of the two")
     if record_file is not None:
+        target = None if policy is not None else planned_output(
+            fmt, output, force, "review_" + record_file_stem(record_file) + ("" if deal is None else f"_deal{deal}"))
         return _review_records(ctx, record_file, deal, review_seats, worlds, rollout, luck_samples, fmt, ascii_,
-                               policy is not None or scheduler is not None)
+                               policy is not None or scheduler is not None, target)
     rules = with_rule_overrides(rules, rule_overrides)
     rollout = rollout or default_rollout(rules)
     if (policy is None) == (deal is None):
@@ -139,6 +152,7 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
     if not 0 <= deal < rules.match_deals:
         raise click.BadParameter(f"deal {deal} is out of range: a {rules.name} match has {rules.match_deals} deals "
                                  f"(0..{rules.match_deals - 1})", param_hint="'--deal'")
+    target = planned_output(fmt, output, force, f"review_{rules.name}_seed{seed}_match{match}_deal{deal}")
     try:
         settings = review_settings(rules.n_seats, seats, review_seats, worlds, rollout,
                                    DEFAULT_LUCK_SAMPLES if luck_samples is None else luck_samples)
@@ -151,6 +165,8 @@ def review(ctx, rules, rule_overrides, seed, match, deal, seat_specs, review_sea
                                    deals=deals)
         except ValueError as e:  # a parlett_simple match that ended before this deal, a rule set the engine refuses
             fail(e)
+    if target is not None:
+        return write_shown(target, fmt, [result])
     click.echo(json_text(result, indent=None) if fmt == "json" else review_text(result, ascii=ascii_))
 
 
@@ -159,21 +175,23 @@ MANY_DEALS = ("field", "n_deals", "out", "resume", "force", "quiet", "figures", 
 does not take."""
 
 
-def _refuse_many_deals_options(ctx, what: str) -> None:
-    """One sentence, exit 2, for an option of a review over many deals given to a review of one deal or of a file."""
+def _refuse_many_deals_options(ctx, what: str, file_format: bool = False) -> None:
+    """One sentence, exit 2, for an option of a review over many deals given to a review of one deal or of a file
+    (``--force`` replaces the file of ``--format html`` or ``svg``, ``file_format``)."""
     from click.core import ParameterSource
 
     given = [next(o for o in p.opts if o.startswith("--")) if p.name != "figures" else
              ("--figures" if ctx.params["figures"] else "--no-figures")
              for p in ctx.command.params
-             if p.name in MANY_DEALS and ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE]
+             if p.name in MANY_DEALS and ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE
+             and not (file_format and p.name == "force")]
     if given:
         raise click.UsageError(f"{', '.join(given)} belong{'s' if len(given) == 1 else ''} to a review of a player "
                                f"over many deals (--policy), kept in a folder; {what} is reviewed and printed, not "
                                f"kept: leave {'it' if len(given) == 1 else 'them'} out")
 
 
-def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_samples, fmt, ascii_, many):
+def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_samples, fmt, ascii_, many, target):
     """``review --record FILE``: the kept deals reviewed from their records (:mod:`reversis_sim.play.verdict`)."""
     if many:
         raise click.UsageError("--record reviews the deals kept in a file; --policy and --scheduler review a player "
@@ -204,7 +222,9 @@ def _review_records(ctx, path, index, review_seats, worlds, rollout, luck_sample
             seats = sorted(set(review_seats)) or people(record)
             reviews.append(interruptible(review_record, record, seats, worlds=worlds,
                                          rollout=rollout or default_rollout(rules_of(record))))
-    if fmt == "json":
+    if target is not None:
+        write_shown(target, fmt, reviews)
+    elif fmt == "json":
         click.echo("\n".join(json_text(r, indent=None) for r in reviews))
     else:
         click.echo("\n\n".join(review_text(r, ascii=ascii_) for r in reviews))
@@ -287,6 +307,6 @@ def _print_review(out: Path, fmt: str, figures: bool) -> None:
     if figures:
         from ..plot.review_figures import write_review_figure
 
-        path = write_review_figure(out, summary)
+        path, = write_review_figure(out, summary)
         if fmt == "text":
             click.echo(f"figure: {path}")

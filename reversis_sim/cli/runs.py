@@ -38,6 +38,7 @@ from .options import (
     with_constraint_options,
     with_rule_overrides,
 )
+from .pages import FILE_FORMATS, FORMAT_HELP, output_option, planned_output, record_file_stem, write_shown
 
 
 @command("replay")
@@ -52,36 +53,45 @@ from .options import (
               help="Pretty-print a single deal's JSON with this indent.")
 @click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
               help="Which engine plays the deal; both print the same record.")
-@click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True,
-              help="json: the deal record; text: the deal as a diagram (hands by suit, the exchange, the tricks, "
-                   "what moved, the fish).")
+@click.option("--format", "fmt", type=click.Choice(["json", "text", *FILE_FORMATS]), default="json",
+              show_default=True, help="json: the deal record; text: the deal as a diagram (hands by suit, the "
+                                      f"exchange, the tricks, what moved, the fish); {FORMAT_HELP}.")
 @click.option("--ascii", "ascii_", is_flag=True, help="With --format text: suits as S H D C, no Unicode.")
+@output_option
+@click.option("--force", is_flag=True, help="With --format html or svg: replace the --output file if it exists.")
 @click.option("--record", "record_file", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Replay the deal records of FILE (a games file of 'play --out', or what replay wrote) instead of "
                    "dealing anew: each is played again card by card by the reference engine and must settle the "
                    "same; --deal K: its K-th record (0 the first).")
 @with_constraint_options
 @click.pass_context
-def replay(ctx, rules, rule_overrides, seed, match, deal, seat_specs, indent, engine, fmt, ascii_, record_file,
-           predeal, where):
+def replay(ctx, rules, rule_overrides, seed, match, deal, seat_specs, indent, engine, fmt, ascii_, output, force,
+           record_file, predeal, where):
     """Print the deal record (RULES.md Appendix A) of one deal as JSON, or of every deal of a match, one JSON
-    object per line, in order; or, with --format text, each deal as a diagram a card player reads. Any deal is
-    reproduced from (rules, seats, seed, match, deal) alone.
+    object per line, in order; or, with --format text, each deal as a diagram a card player reads; with --format
+    html, a page to open in a browser (svg: the diagram as a picture). Any deal is reproduced from (rules, seats,
+    seed, match, deal) alone.
 
     \b
     Example:
       reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat random
       reversis-sim replay --rules parlett --seed 7 --match 0 --deal 3 --seat tuned --format text
       reversis-sim replay --record games/games.jsonl --deal 0 --format text
+      reversis-sim replay --seed 7 --match 0 --format html --output match.html
     """
     from ..engines import get_engine
 
-    if indent is not None and fmt == "text":
-        raise click.UsageError("--indent pretty-prints the JSON record; it has no meaning with --format text")
-    if ascii_ and fmt == "json":
+    if indent is not None and fmt != "json":
+        raise click.UsageError(f"--indent pretty-prints the JSON record; it has no meaning with --format {fmt}")
+    if ascii_ and fmt != "text":
         raise click.UsageError("--ascii chooses the suits of the text diagram; add --format text")
     if record_file is not None:
-        for i, record in enumerate(kept_records(ctx, record_file, deal)):
+        target = planned_output(fmt, output, force, record_file_stem(record_file) +
+                                ("" if deal is None else f"_deal{deal}"))
+        records = kept_records(ctx, record_file, deal)
+        if target is not None:
+            return write_shown(target, fmt, records)
+        for i, record in enumerate(records):
             if fmt == "text" and i:
                 click.echo("")
             click.echo(_shown(record, fmt, indent, ascii_))
@@ -91,6 +101,10 @@ def replay(ctx, rules, rule_overrides, seed, match, deal, seat_specs, indent, en
     if deal is not None and not 0 <= deal < rules.match_deals:
         raise click.BadParameter(f"deal {deal} is out of range: a {rules.name} match has {rules.match_deals} deals "
                                  f"(0..{rules.match_deals - 1})", param_hint="'--deal'")
+    if fmt == "svg" and deal is None:
+        raise click.UsageError("--format svg draws one deal: give --deal D (--format html draws a whole match)")
+    target = planned_output(fmt, output, force, f"{rules.name}_seed{seed}_match{match}" +
+                            ("" if deal is None else f"_deal{deal}"))
     play = get_engine(engine)
     try:
         play.check(rules)
@@ -103,9 +117,13 @@ def replay(ctx, rules, rule_overrides, seed, match, deal, seat_specs, indent, en
                 record = play.deal_record(rules, seats, seed=seed, match=match, deal=deal, deals=deals)
             except ValueError as e:  # a parlett_simple match that ended before this deal
                 raise click.BadParameter(str(e), param_hint="'--deal'") from None
+            if target is not None:
+                return write_shown(target, fmt, [record])
             click.echo(_shown(record, fmt, indent, ascii_))
             return
         records = play.match_records(rules, seats, seed=seed, match=match, deals=deals)
+    if target is not None:
+        return write_shown(target, fmt, list(records))
     for i, record in enumerate(records):
         if fmt == "text" and i:
             click.echo("")

@@ -59,7 +59,7 @@ def hand_rows(hand: Sequence[str], ranks: str, ascii: bool = False) -> str:
     return " ".join(parts).rstrip()
 
 
-def _moves(payments: Sequence[dict], label) -> str:
+def moves_text(payments: Sequence[dict], label) -> str:
     """The payments of one trick, grouped by reason: ``Ace dumped S2→S1 1 · pool doubled S0→pool 12``."""
     out = []
     for p in payments:
@@ -68,7 +68,7 @@ def _moves(payments: Sequence[dict], label) -> str:
     return " · ".join(out)
 
 
-def _seat_order(n_seats: int, dealer: int, sits_out: bool, first: int) -> list[int]:
+def seat_order(n_seats: int, dealer: int, sits_out: bool, first: int) -> list[int]:
     """The seats taking part, in playing order from ``first`` (F0.2)."""
     seats = [(first + k) % n_seats for k in range(n_seats)]
     return [s for s in seats if not (sits_out and s == dealer)]
@@ -135,10 +135,10 @@ def diagram(record: dict, ascii: bool = False, marks: dict[tuple[int, int], str]
         by_trick.setdefault(p["trick"], []).append(p)
     fate, fate_trick = quinola_fate(tuple(C.parse(c) for c in tr["cards"]) for tr in record["tricks"])
     for t, tr in enumerate(record["tricks"], start=1):
-        order = _seat_order(n, dealer, sits_out, tr["leader"])
+        order = seat_order(n, dealer, sits_out, tr["leader"])
         played = "  ".join(f"{label(s)} {card(c) + marks.get((t, k), ''):<5}"
                            for k, (s, c) in enumerate(zip(order, tr["cards"])))
-        moved = _moves(by_trick.get(t, []), label)
+        moved = moves_text(by_trick.get(t, []), label)
         lines.append(f"  {t:>2}  {played}  → {label(tr['winner'])}" + (f"   {moved}" if moved else ""))
     result = record["result"]
     lines.append("")
@@ -158,7 +158,7 @@ def diagram(record: dict, ascii: bool = False, marks: dict[tuple[int, int], str]
                      f"{' '.join(str(x) for x in result['card_points'])})")
     settle = [p for p in record["payments"] if p["trick"] is None and p["reason"] != "ante"]
     if settle:
-        lines.append(f"Settlement    {_moves(settle, label)}")
+        lines.append(f"Settlement    {moves_text(settle, label)}")
     antes = [p for p in record["payments"] if p["reason"] == "ante"]
     if antes:
         lines.append(f"Antes         {sum(p['amount'] for p in antes)} into the pool")

@@ -70,13 +70,15 @@ def rule_words(manifest: dict) -> dict[str, dict]:
             "quinola_cost": {"pool": pool}}
 
 
-def save_figure(fig, path: str | Path, *, dpi: int = 150) -> Path:
-    """Save one figure reproducibly (no time stamps; the folder created) and release it; returns the path."""
+def save_figure(fig, path: str | Path, *, dpi: int = 150, release: bool = True) -> Path:
+    """Save one figure reproducibly (no time stamps; the folder created) and release it (unless ``release`` is
+    false: another format of it follows); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with rc_context(_RC):
         fig.savefig(path, dpi=dpi, metadata=_METADATA.get(path.suffix.lstrip(".")))
-    fig.clear()
+    if release:
+        fig.clear()
     return path
 
 

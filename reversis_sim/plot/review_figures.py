@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +49,9 @@ def loss_by_trick(summary: dict, ax=None):
     return finish(fig, ax, "Where the fish are lost", caption)
 
 
-def write_review_figure(out: str | Path, summary: dict) -> Path:
-    """:func:`loss_by_trick` into ``<out>/figures/review_loss_by_trick.png``; returns the path."""
-    return save_figure(loss_by_trick(summary), Path(out) / "figures" / "review_loss_by_trick.png")
+def write_review_figure(out: str | Path, summary: dict, formats: Sequence[str] = ("png",)) -> list[Path]:
+    """:func:`loss_by_trick` into ``<out>/figures/review_loss_by_trick.<format>``, each of ``formats`` (``png``,
+    ``svg`` for documents); returns the paths."""
+    fig = loss_by_trick(summary)
+    return [save_figure(fig, Path(out) / "figures" / f"review_loss_by_trick.{fmt}", release=i == len(formats) - 1)
+            for i, fmt in enumerate(formats)]
