@@ -30,9 +30,9 @@ def _link(decision: str, family_id: int, decide, rest):
     """A numba function: ``decide(params, draws, view, tables)`` (as an int64) for ``family_id``, otherwise
     ``rest(family_id, params, draws, view, tables)``.
 
-    The links of ``play`` are inlined into their caller (LLVM's ``alwaysinline``, :data:`reversis_sim.kernel.jit.njit_nrt_free_inline`), so that a trick loop tests the
-    family ids in turn and runs the family's decision in place (a family inlines its own ``play`` for that, as
-    :func:`.avoid_nb.play` does)."""
+    The links of ``play`` are inlined into their caller (by LLVM: :data:`reversis_sim.kernel.jit.njit_nrt_free_inline`),
+    so that a trick loop tests the family ids in turn and runs the family's decision in place (a family inlines its
+    own ``play`` for that, as :func:`.avoid_nb.play` does)."""
     if decision == "play":
         @njit_nrt_free_inline
         def play(f, params, draws, view, tables):
