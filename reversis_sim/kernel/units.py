@@ -15,8 +15,7 @@ calls are rare: a deal, a search's decision, a reviewed decision, a match. Insid
 they always do.
 
 How to pass one: a unit's signature names the units it calls by their :meth:`Unit.type`, and its Python caller
-passes them as :meth:`Unit.ready` (the dispatcher, compiled or loaded from the cache for its signature; numba takes
-its address as it enters the kernel).
+passes the units themselves (:func:`call`), whose address numba takes as it enters the kernel.
 """
 
 from __future__ import annotations
@@ -26,50 +25,47 @@ from collections.abc import Callable
 
 import numpy as np
 from numba import typeof, types
+from numba.core.types import WrapperAddressProtocol
+from numba.experimental import function_type  # noqa: F401 - numba's typing of a unit passed as an argument
 
 from .compiled import MAX_SEATS
 from .layout import Seats, alloc
 
 
-class Unit:
+class Unit(WrapperAddressProtocol):
     """A kernel compiled once, for the signature ``signature()`` returns (built on first use: building the types of
-    the arrays costs nothing at import), and called through its address by other kernels (module docstring)."""
+    the arrays costs nothing at import), and called through its address by other kernels (module docstring). It is
+    passed to a kernel as itself: numba takes it as a first-class function (``WrapperAddressProtocol``), whose
+    address is computed once, when it is first compiled or loaded from the cache."""
 
     def __init__(self, dispatcher, signature: Callable[[], types.Signature]):
         self.dispatcher = dispatcher
-        self._signature = signature
-        self._ready = False
+        self._make_signature = signature
+        self._signature = None
+        self._address = None
 
-    @functools.cached_property
     def signature(self) -> types.Signature:
         """The numba signature it is compiled for."""
-        return self._signature()
+        if self._signature is None:
+            self._signature = self._make_signature()
+        return self._signature
 
     @property
     def type(self) -> types.FunctionType:
         """Its type as an argument of another kernel."""
-        return types.FunctionType(self.signature)
+        return types.FunctionType(self.signature())
 
-    @property
-    def name(self) -> str:
-        """``module.function``, as the compile notice and the benchmark name it."""
-        f = self.dispatcher.py_func
-        return f"{f.__module__.removeprefix('reversis_sim.')}.{f.__qualname__}"
-
-    def ready(self):
-        """The dispatcher, compiled for the signature (or loaded from numba's cache), to call or to pass."""
-        if not self._ready:
-            self.dispatcher.compile(self.signature)
-            self._ready = True
-        return self.dispatcher
+    def __wrapper_address__(self) -> int:
+        """The address other kernels call it by (its C-callable wrapper), compiling or loading it first."""
+        if self._address is None:
+            self.dispatcher.compile(self.signature())
+            cres = self.dispatcher.overloads[self.signature().args]
+            self._address = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+        return self._address
 
     def __call__(self, *args):
-        return self.ready()(*args)
-
-
-def unit(signature: Callable[[], types.Signature]):
-    """Decorate a jitted function as a :class:`Unit` with the signature ``signature()``."""
-    return lambda dispatcher: Unit(dispatcher, signature)
+        self.__wrapper_address__()
+        return call(self.dispatcher, *args)
 
 
 # The types the units share, from arrays as the kernels receive them.
@@ -94,37 +90,30 @@ def deal_type() -> types.Type:
     return typeof(alloc())
 
 
-def _has_units(arg) -> bool:
-    return isinstance(arg, Unit) or (isinstance(arg, tuple) and hasattr(arg, "_fields")
-                                     and any(_has_units(a) for a in arg))
-
-
-def _type(arg) -> types.Type:
-    """numba's type of a kernel's argument: a unit by its function type, a named tuple of units field by field."""
+def _key(arg):
+    """A cheap fingerprint of an argument's numba type: the same fingerprint, the same type."""
+    if isinstance(arg, np.ndarray):
+        f = arg.flags
+        return arg.dtype.num, arg.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned
+    if isinstance(arg, tuple):
+        return type(arg), tuple(_key(a) for a in arg)
     if isinstance(arg, Unit):
-        return arg.type
-    if _has_units(arg):
-        return types.BaseTuple.from_types([_type(a) for a in arg], type(arg))
-    return typeof(arg)
+        return arg
+    return type(arg)
 
 
-def _value(arg):
-    """A kernel's argument as it is passed: a unit ready (compiled or loaded), a named tuple of units likewise."""
-    if isinstance(arg, Unit):
-        return arg.ready()
-    if _has_units(arg):
-        return type(arg)(*(_value(a) for a in arg))
-    return arg
+_ENTRIES: dict = {}
 
 
 def call(kernel, *args):
-    """Call the jitted ``kernel`` with ``args``, each :class:`Unit` among them (or in a named tuple among them)
-    passed by its address: ``kernel`` is compiled (or loaded from numba's cache) for exactly the types of these
-    arguments, the units by their :meth:`Unit.type`, and entered without numba's search among its compiled versions
-    (which would compile yet another version that links the units' code in)."""
-    sig = tuple(_type(a) for a in args)
-    cres = kernel.overloads.get(sig)
-    if cres is None:
+    """Call the jitted ``kernel`` with ``args``, each :class:`Unit` among them passed by its address: ``kernel`` is
+    compiled (or loaded from numba's cache) for exactly the types of these arguments, and entered without numba's
+    search among its compiled versions (its typing of every argument at every call cost more than a thousand
+    matches' worth of play). The compiled entry is kept by a cheap fingerprint of the arguments' types."""
+    key = (kernel, tuple(_key(a) for a in args))
+    entry = _ENTRIES.get(key)
+    if entry is None:
+        sig = tuple(typeof(a) for a in args)
         kernel.compile(sig)
-        cres = kernel.overloads[sig]
-    return cres.entry_point(*(_value(a) for a in args))
+        entry = _ENTRIES[key] = kernel.overloads[sig].entry_point
+    return entry(*args)

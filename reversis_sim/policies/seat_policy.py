@@ -154,7 +154,7 @@ class SeatPolicy:
         v = self._fill(view, legal)
         if self.searches:
             return self._checked(search_nb.play(self.params, self._draws, v, cr.tables, cr.params, view.rules.n_seats,
-                                                self._history(view), self._ws, PLAY_FROM.ready()))
+                                                self._history(view), self._ws, PLAY_FROM))
         return self._checked(dispatch.play(self.family, self.params, self._draws, v, cr.tables))
 
     def pool_worlds(self, view: SeatView, legal: tuple[int, ...], k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -177,7 +177,7 @@ class SeatPolicy:
             raise ValueError(f"{self.spec} is not a search")
         cr = self._tables(view)
         return (self.params, self._draws.copy(), self._fill(view, legal).copy(), cr.tables, cr.params,
-                view.rules.n_seats, self._history(view).copy(), self._ws, PLAY_FROM.ready())
+                view.rules.n_seats, self._history(view).copy(), self._ws, PLAY_FROM)
 
     def _history(self, view: SeatView) -> np.ndarray:
         """The trick history as the kernel keeps it (leader, the cards in playing order, winner), for a search."""
