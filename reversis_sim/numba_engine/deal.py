@@ -129,7 +129,7 @@ def deal_constrained(P, n, deck, deal, h_deal, dealer, dealing):
     return 0
 
 
-@njit_nrt_free
+@njit_nrt_free_inline
 def play_deal(rules, n, seats, h_match, h_pmatch, d, pool_before, double_ante, deal, ws, dealing, play):
     """Play deal ``d`` of the match whose key prefix is ``h_match`` (``keys.extend(seed_hash(seed), match)``),
     with seat ``s``'s policy stream prefix ``h_pmatch[s]`` (the same with its policy seed), the rules' arrays
@@ -145,7 +145,7 @@ def play_deal(rules, n, seats, h_match, h_pmatch, d, pool_before, double_ante, d
     return deal.row[COL_POOL_AFTER]
 
 
-@njit_nrt_free
+@njit_nrt_free_inline
 def start_deal(rules, n, seats, h_match, h_pmatch, d, pool_before, double_ante, deal, dealing):
     """Deal ``d``'s cards by its key and start it (:func:`play_deal`'s arguments); False where no shuffle met the
     deals' ``where`` condition (the deal's error set)."""
@@ -171,7 +171,7 @@ def start_deal(rules, n, seats, h_match, h_pmatch, d, pool_before, double_ante, 
     return True
 
 
-@njit_nrt_free
+@njit_nrt_free_inline
 def play_on(P, n, tables, seats, deal, ws, play):
     """Play a started deal to its end with the skeleton ``play.play_from``, asking ``play.search`` for the cards of
     a searching seat wherever the skeleton pauses (with ``ws``, the searching seat's workspace)."""
