@@ -16,7 +16,7 @@ from .. import columns
 from ..game import QUINOLA_PAID, QUINOLA_RECEIVED, REASONS
 from ..kernel.bits import lowest
 from ..kernel.compiled import MAX_LEDGER, MAX_SEATS, POOL
-from ..kernel.jit import njit, njit_nrt_free
+from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline
 from ..kernel.layout import (
     COL_DEAL,
     COL_DEALER,
@@ -71,7 +71,7 @@ QUINOLA_RECEIVED_BITS = np.uint64(sum(1 << REASONS.index(r) for r in QUINOLA_REC
 """The reasons of a payment that counts for its payee (:data:`reversis_sim.game.QUINOLA_RECEIVED`)."""
 
 
-@njit_nrt_free
+@njit_nrt_free_inline
 def payment_rows(row, ledger, scratch, used, q_net, n_seats, seat, reason, amount, first) -> int:
     """Sum the deal's ledger by (party, reason, direction) and write its non-zero seat rows at slots ``first``,
     ``first + 1``... of ``seat``, ``reason``, ``amount`` (paid: negative); return how many. Also fills ``q_net``
@@ -127,7 +127,7 @@ def payment_rows(row, ledger, scratch, used, q_net, n_seats, seat, reason, amoun
     return k - first
 
 
-@njit_nrt_free
+@njit_nrt_free_inline
 def seat_rows(row, q_net, dealt, n_seats, base, match, i8, i16, i64):
     """Write the deal's ``n_seats`` seat rows, rows ``base .. base + n_seats - 1`` of the blocks, from its result
     row, its ``q_net`` and the hands as dealt (``dealt``, uint64 masks)."""
