@@ -20,7 +20,7 @@ import numpy as np
 from ..constraints import MAX_ATTEMPTS, TALON
 from ..kernel.bits import bit, count
 from ..kernel.compiled import N_ACTIVE, P_DEALER_EXTRA, P_ESP_GOAL, P_HAND_SIZE, P_N_DECK, P_TALON, TALON_NONE
-from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.jit import njit_nrt_free_inline
 from ..kernel.keys_nb import PURPOSE_POLICY, PURPOSE_SHUFFLE, below, draw, extend, fill_draws
 from ..kernel.layout import (
     AT_CHOICE,

@@ -16,7 +16,7 @@ from .. import columns
 from ..game import QUINOLA_PAID, QUINOLA_RECEIVED, REASONS
 from ..kernel.bits import lowest
 from ..kernel.compiled import MAX_LEDGER, MAX_SEATS, POOL
-from ..kernel.jit import njit, njit_nrt_free, njit_nrt_free_inline
+from ..kernel.jit import njit, njit_nrt_free_inline
 from ..kernel.layout import (
     COL_DEAL,
     COL_DEALER,

@@ -379,6 +379,12 @@ def _tricks(P, n, tables, seats, deal):
     first_winner, one_winner = at[AT_FIRST_WINNER], at[AT_ONE_WINNER] != 0
     committed, breaker, n_claims = at[AT_COMMITTED], at[AT_BREAKER], at[AT_N_CLAIMS]
     k0 = at[AT_POS]
+    choice = at[AT_CHOICE]  # the card given for the decision the deal paused at, if any
+    at[AT_CHOICE] = NO_CHOICE
+    asks = stop  # the seats whose cards may pause the deal: those stopped for, and a search
+    for s in range(n):
+        if seats.family[s] == SEARCH_ID:
+            asks |= 1 << s
     for ti in range(at[AT_STEP], n_tricks):
         t = ti + 1
         if k0 == 0:
@@ -393,14 +399,15 @@ def _tricks(P, n, tables, seats, deal):
             seat = seat_of(p_leader + k, origin, n)
             hand = hands[H_NOW, seat]
             legal = legal_mask(P, hand, ti, led_suit, seat == declarer)
-            card = at[AT_CHOICE]
             taken = ti * N_ACTIVE + k < forced
-            stopped = ((stop >> seat) & 1) != 0 and (not taken or stop_forced)
-            if card != NO_CHOICE:
-                at[AT_CHOICE] = NO_CHOICE
-            elif taken and not stopped:
+            if choice == NO_CHOICE and not taken and ((asks >> seat) & 1) == 0:
+                card = card_choice(tables, seats, deal, seat, hand, legal, seen, k)  # the common case: its family's
+            elif choice != NO_CHOICE:
+                card = choice
+                choice = NO_CHOICE
+            elif taken and not (((stop >> seat) & 1) != 0 and stop_forced):
                 card = tricks[ti, 1 + k]
-            elif stopped or seats.family[seat] == SEARCH_ID:
+            else:  # stopped for, or a search's card: pause
                 seat_plays(view, seat, hand, legal, seen, deal.known[seat], k)
                 own = NO_CHOICE
                 if taken:
@@ -413,8 +420,6 @@ def _tricks(P, n, tables, seats, deal):
                 at[AT_COMMITTED], at[AT_BREAKER], at[AT_N_CLAIMS] = committed, breaker, n_claims
                 _pause(at, seat, ASK_CARD, own)
                 return False
-            else:
-                card = card_choice(tables, seats, deal, seat, hand, legal, seen, k)
             if card < 0 or (legal & bit(card)) == _ZERO:
                 # not a legal card; or no family is registered under the seat's id
                 row[COL_ERROR] = (ERR_FAMILY if card == UNKNOWN_FAMILY else ERR_PLAY) + 16 * seat
