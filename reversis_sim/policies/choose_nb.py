@@ -38,7 +38,7 @@ def decider(family, params):
     return family
 
 
-@njit_nrt_free
+@njit_nrt_free_inline
 def exchange_choice(seats, draws, view, tables):
     """Talon exchange (R13, R14) of the seat ``view[V_SEAT]``: the card to discard, -1 to keep the hand (never for
     the dealer, nor where it must discard: ``serbian``'s take-then-discard, F3.2, where the non-dealer has already
@@ -50,7 +50,7 @@ def exchange_choice(seats, draws, view, tables):
     return dispatch.exchange(f, p, draws[seat], view, tables)
 
 
-@njit_nrt_free
+@njit_nrt_free_inline
 def declaration_option(P_esp_goal, seats, draws, view, tables):
     """The declaration option of the one eligible seat ``view[V_SEAT]`` (R38): :data:`DECLARE_PASS`, or to declare
     with its goal where the preset asks one (``modern``, F1.4; ``P_esp_goal``), or ``UNKNOWN_FAMILY``."""

@@ -41,14 +41,14 @@ def _link(decision: str, family_id: int, decide, rest):
             return rest(f, params, draws, view, tables)
         return play
     if decision == "exchange":
-        @njit_nrt_free
+        @njit_nrt_free_inline
         def exchange(f, params, draws, view, tables):
             if f == family_id:
                 return decide(params, draws, view, tables)
             return rest(f, params, draws, view, tables)
         return exchange
 
-    @njit_nrt_free
+    @njit_nrt_free_inline
     def yes_or_no(f, params, draws, view, tables):  # declare, goal
         if f == family_id:
             return 1 if decide(params, draws, view, tables) else 0
