@@ -21,13 +21,39 @@ def pytest_configure(config) -> None:
 
 
 def pytest_sessionstart(session) -> None:
-    """Start compiling the review kernel and the five-seat engine in another process (the suite itself compiles
-    on one core); ``REVERSIS_TEST_NO_WARM=1`` turns it off."""
-    if os.environ.get("REVERSIS_TEST_NO_WARM") or getattr(session.config, "workerinput", None) is not None:
+    """Compile the kernels the tests need in processes of their own (``warm_kernels.py``), so that no test waits
+    for a compile another test already paid for. Under pytest-xdist (``-n``, the default: ``pyproject.toml``) the
+    controller compiles them for the whole suite before its workers start, two processes side by side (the heuristics' kernels, the
+    search's and the review's), and every worker loads them from the cache; in one process (``-p no:xdist`` or
+    ``-n 0``) one process compiles them beside the suite, which compiles what it needs first itself.
+    ``REVERSIS_TEST_NO_WARM=1`` turns it off. No test depends on it: a kernel not in the cache is compiled by the test
+    that needs it."""
+    config = session.config
+    if os.environ.get("REVERSIS_TEST_NO_WARM") or getattr(config, "workerinput", None) is not None:
         return
-    script = Path(__file__).with_name("warm_kernels.py")
-    _WARM.append(subprocess.Popen([sys.executable, str(script)], stdout=subprocess.DEVNULL,
+    script = str(Path(__file__).with_name("warm_kernels.py"))
+    workers = getattr(config.option, "numprocesses", None)
+    if workers and getattr(config.option, "dist", "no") != "no":
+        if not _whole_suite(config):
+            return  # a few files: their workers compile what they need, no more
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line("compiling the kernels the tests need (from numba's cache when it has them) ...")
+        parts = [subprocess.Popen([sys.executable, script, part], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, start_new_session=True)
+                 for part in ("heuristics", "search")]
+        _WARM.extend(parts)
+        for p in parts:
+            p.wait()
+        return
+    _WARM.append(subprocess.Popen([sys.executable, script], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL, start_new_session=True))
+
+
+def _whole_suite(config) -> bool:
+    """Whether the run is the whole suite (no paths given, or the tests' folder, or the repository's)."""
+    here = Path(__file__).resolve().parent
+    return all(Path(a.split("::")[0]).resolve() in (here, here.parent) for a in config.args)
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "reversis_sim"
 
 SCRIPT = """
@@ -34,6 +36,7 @@ def _compiled(root: Path, cache: Path) -> set[str]:
     return set(json.loads(r.stdout.splitlines()[-1]))
 
 
+@pytest.mark.slow
 def test_an_edit_of_a_policy_recompiles_the_kernels_that_reach_it_and_no_other(tmp_path):
     root = tmp_path / "copy"
     shutil.copytree(PACKAGE, root / "reversis_sim", ignore=shutil.ignore_patterns("__pycache__"))

@@ -61,6 +61,7 @@ def test_a_killed_worker_costs_its_chunk_and_the_run_completes_identical(two_wor
     two_workers.client.wait_for_workers(2, timeout=60)
 
 
+@pytest.mark.slow
 def test_a_comparison_on_the_cluster_has_the_local_numbers(two_workers):
     from reversis_sim.compare import duplicate
 
@@ -97,6 +98,7 @@ def test_an_unreachable_scheduler_is_one_sentence_and_writes_nothing(tmp_path):
         C.connect("local:0")
 
 
+@pytest.mark.slow
 def test_the_command_line_takes_the_scheduler_and_refuses_local_0(tmp_path):
     def cli(*args):
         return subprocess.run([sys.executable, "-m", "reversis_sim", *args], capture_output=True, text=True)
@@ -114,6 +116,7 @@ def test_the_command_line_takes_the_scheduler_and_refuses_local_0(tmp_path):
     assert a == b
 
 
+@pytest.mark.slow
 def test_nothing_of_dask_is_imported_without_a_scheduler(tmp_path):
     code = ("import sys; from reversis_sim.cli import main; from click.testing import CliRunner; "
             f"r = CliRunner().invoke(main, ['simulate', '--deals', '240', '--out', r'{tmp_path / 'run'}', "
@@ -178,6 +181,7 @@ def _cold_env(tmp_path) -> dict:
     return {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
 
 
+@pytest.mark.slow
 def test_workers_compile_off_their_event_loop_with_an_empty_cache_and_their_own_thread_count(tmp_path):
     """An empty numba cache (a fresh clone): the workers compile what one small run needs in threads of their own,
     so their heartbeats go on (a scheduler that drops a worker silent for 6 s keeps both, the same processes), and
@@ -207,6 +211,7 @@ def test_a_scheduler_address_is_not_taken_for_a_malformed_local_and_local_is_bou
             C.local_workers(bad)
 
 
+@pytest.mark.slow
 def test_local_99_and_a_malformed_local_are_refused_before_dask_starts():
     def cli(*args):
         return subprocess.run([sys.executable, "-m", "reversis_sim", *args], capture_output=True, text=True,
@@ -228,6 +233,7 @@ def test_a_worker_that_cannot_start_is_one_sentence():
             C.connect("local:1", quiet=True)
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_while_it_compiles_is_one_sentence(tmp_path):
     """A worker killed while it compiles the engine (cold cache) is one ClusterError sentence naming the worker's
     death, not the scheduler's."""
@@ -271,6 +277,7 @@ def _stop(procs) -> None:
         p.wait(timeout=30)
 
 
+@pytest.mark.slow
 def test_a_scheduler_that_goes_away_mid_run_is_one_sentence_and_resume_completes_identically(tmp_path):
     import socket
 

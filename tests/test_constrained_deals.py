@@ -117,6 +117,7 @@ def test_bad_constraints_are_one_sentence_exit_2_and_write_nothing(tmp_path, arg
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_replay_and_compare_take_the_constraints():
     r = _cli("replay", "--seed", "4", "--match", "1", "--deal", "2", "--predeal", "1=JH,AS")
     rec = json.loads(r.stdout)

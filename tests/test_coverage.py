@@ -49,6 +49,8 @@ def test_the_judge_fails_a_skewed_t_interval_and_passes_an_exact_one(harness):
     assert good["band"][0] <= good["coverage"] <= good["band"][1]
 
 
+@pytest.mark.slow
+@pytest.mark.statistical
 def test_a_skewed_pair_misses_on_one_side_below_the_floor_and_holds_from_it(harness):
     """tuned against avoid, one seeded simulation cut into blocks: at 50 matches the t interval's misses above
     leave the binomial band (so the toolkit refuses it there), at the floor they stay inside it."""

@@ -126,6 +126,7 @@ def _simulate(out, *extra):
             "200", "--quiet", "--no-figures", "--out", str(out), *extra]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="flock is POSIX")
 def test_a_second_writer_is_refused_while_the_first_runs_and_a_killed_writer_leaves_no_lock(tmp_path):
     out = tmp_path / "shared"

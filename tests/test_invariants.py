@@ -17,6 +17,7 @@ def _matches(rules, seed, n_matches):
         yield list(reference.play_match(rules, seats, seed=seed, match=m))
 
 
+@pytest.mark.slow
 def test_ten_thousand_random_parlett_deals_keep_every_invariant():
     rules = PRESETS["parlett"]
     n = 0

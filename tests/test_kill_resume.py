@@ -25,6 +25,7 @@ def rows(out):
     return pl.read_parquet(part_files(out)).sort(["match", "deal", "seat"])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
 def test_sigkill_at_several_moments_then_resume_gives_the_uninterrupted_rows(tmp_path):
     ref = tmp_path / "ref"
@@ -56,6 +57,7 @@ def _done(out) -> int:
         return 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT is POSIX")
 def test_ctrl_c_stops_cleanly_keeps_the_chunks_and_prints_the_resume_command(tmp_path):
     out = tmp_path / "interrupted"

@@ -55,6 +55,7 @@ def _wait_for_parts(out: Path, n: int, proc, limit: float = 240) -> None:
         time.sleep(0.01)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT is POSIX")
 def test_the_command_printed_after_ctrl_c_is_exactly_runnable_and_finishes_the_run(tmp_path):
     """A constrained run on one thread of the numba engine, interrupted: the printed command keeps --predeal,
@@ -84,6 +85,7 @@ def test_the_command_printed_after_ctrl_c_is_exactly_runnable_and_finishes_the_r
     assert rows(out).equals(rows(whole))
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_compare_stops_at_once_and_says_nothing_was_kept():
     proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", "compare", "--candidate",
                              "search:worlds=64", "--baseline", "tuned", "--deals", "2400000"],
@@ -101,6 +103,7 @@ TUNE = ["tune", "--base", "avoid", "--param", "take=0..8", "--param", "guard=0..
         "--eval-deals", "4800", "--confirm-deals", "48000", "--seed", "9", "--format", "json"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT is POSIX")
 def test_an_interrupted_tuning_keeps_its_evaluations_and_resume_ends_with_the_uninterrupted_result(tmp_path):
     out = tmp_path / "tuning"

@@ -67,6 +67,7 @@ def test_an_illegal_card_is_refused_naming_the_rule():
     assert "do not hold" in refusal(qs, [ks, jh], [ks], PARLETT, 2, [], s)
 
 
+@pytest.mark.slow
 def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
     child = _spawn(tmp_path, "--deals", "1", "--you", "1")
     child.expect("you are S1")
@@ -117,6 +118,7 @@ def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
     assert keep["played"] == "keep" and keep["options"][0]["card"] == "keep" and len(keep["options"]) >= 3
 
 
+@pytest.mark.slow
 def test_ctrl_c_mid_deal_keeps_the_finished_deals_and_says_so(tmp_path):
     child = _spawn(tmp_path, "--deals", "2", "--you", "0", "--no-review")
     child.expect(r"Discard: ")  # seed 7, deal 0: you deal, you discard (R13)

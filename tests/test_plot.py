@@ -61,6 +61,7 @@ def check_figure(fig, caption, *, unit=True):
 # write_figures
 
 
+@pytest.mark.slow
 def test_write_figures_writes_every_figure_in_every_format(small_run):
     paths = plot.write_figures(small_run)
     expected = [small_run / "figures" / f"{name}.{fmt}" for name in plot.FIGURES for fmt in ("png", "svg")]
@@ -76,6 +77,7 @@ def test_write_figures_writes_every_figure_in_every_format(small_run):
             assert b"<dc:date>" not in data, "no time stamp: figures are reproducible files"
 
 
+@pytest.mark.slow
 def test_write_figures_creates_no_pyplot_figures_and_can_rewrite(small_run):
     pyplot = pytest.importorskip("matplotlib.pyplot")
     before = pyplot.get_fignums()
@@ -84,6 +86,7 @@ def test_write_figures_creates_no_pyplot_figures_and_can_rewrite(small_run):
     assert [p.suffix for p in paths] == [".png"] * len(plot.FIGURES)
 
 
+@pytest.mark.slow
 def test_write_figures_gives_identical_files_every_time(small_run):
     first = {p: p.read_bytes() for p in plot.write_figures(small_run, formats=("svg",))}
     second = {p: p.read_bytes() for p in plot.write_figures(small_run, formats=("svg",))}

@@ -293,6 +293,8 @@ def test_the_play_summary_sets_you_beside_the_ladder_that_was_measured():
     assert f"before {since}" in OLD_SEARCH and parse_spec(spelled) == parse_spec("search:" + before.replace(", ", ","))
 
 
+@pytest.mark.slow
+@pytest.mark.statistical
 @pytest.mark.parametrize("player", ["tuned", "avoid"])
 def test_the_luck_adjusted_interval_keeps_its_coverage(player):
     """Fish minus the luck of the hand estimates the seat's fish per deal (the luck has mean 0): on 40 blocks of

@@ -250,6 +250,7 @@ def match_diffs(rng: np.random.Generator, n_matches: int, shift: float, kind: st
     return heavy_fish(rng, (n_matches, 12)).mean(axis=1) + shift
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize("kind", ["normal", "heavy"])
 def test_gsprt_error_rates(kind):
     # Each run draws up to 3000 matches (far beyond the expected ~130 needed). Under H0 (A/A: true mean 0) the

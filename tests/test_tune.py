@@ -138,6 +138,7 @@ def test_every_seed_of_ours_seeds_the_optimizers():
 SMALL = dict(budget_deals=400_000, eval_deals=4_800, confirm_deals=48_000)  # the least confirmation
 
 
+@pytest.mark.slow
 def test_tune_is_a_pure_function_of_its_seeds_and_confirms_on_fresh_deals():
     a = tune("parlett", "avoid", params=["take=0..8"], seed=5, confirm_seed=6, **SMALL)
     b = tune("parlett", "avoid", params=["take=0..8"], seed=5, confirm_seed=6, **SMALL)
@@ -190,6 +191,7 @@ def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
+@pytest.mark.slow
 def test_tune_and_best_response_from_the_command_line(tmp_path):
     r = run("tune", "--base", "avoid", "--param", "take=0..8", "--budget-deals", "300000", "--eval-deals", "4800",
             "--confirm-deals", "48000", "--seed", "5", "--format", "json", "--out", tmp_path / "t")
@@ -221,6 +223,7 @@ def test_bad_tuning_input_is_one_sentence_exit_2_and_writes_nothing(tmp_path, ar
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_a_resumed_tuning_ends_with_the_uninterrupted_result(tmp_path):
     """Interrupted after k block evaluations (its journal cut there, as a kill leaves it, a torn last line
     included), a tuning run again from the journal reads those k back, simulates the rest, and ends with exactly
