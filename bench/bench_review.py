@@ -1,4 +1,4 @@
-"""The cost of the review (issue 26): reviewed decisions per second per core (one thread) and on all threads, at
+"""The cost of the review: reviewed decisions per second per core (one thread) and on all threads, at
 each number of worlds, beside the same table played without a review in the same run (deals per second, and how
 many times longer a reviewed deal takes).
 

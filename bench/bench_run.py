@@ -1,4 +1,4 @@
-"""End-to-end benchmarks of a run folder (issue 5): simulate-and-write rate against the engine's own rate, peak
+"""End-to-end benchmarks of a run folder: simulate-and-write rate against the engine's own rate, peak
 memory for growing runs, and the time of the three headline summaries over a large run.
 
     python bench/bench_run.py                              # 1M and 20M deals, queries over the 20M run (minutes)

@@ -1,6 +1,6 @@
 """Scale-out on a dask.distributed cluster (``--scheduler ADDRESS`` or ``--scheduler local:N``): the same chunks of
 matches a local run plays, sent to the cluster's workers, so that the results are identical (a chunk is a pure
-function of the run description and its number, DESIGN.md decision 7).
+function of the run description and its number, so no chunk depends on another or on the machine).
 
 dask is an optional extra (``pip install -e '.[dask]'``): nothing here imports it until :func:`connect` is called,
 and nothing else in the package imports this module unless a scheduler is given.

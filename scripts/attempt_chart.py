@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""What a reversis attempt is worth by the hand dealt, `avoid` against the tuned preset (issue 14), from the
+"""What a reversis attempt is worth by the hand dealt, `avoid` against the tuned preset, from the
 headline runs' part files: results/parlett_tuned/figures/attempt_value.png and results/tuning/attempts.json.
 
     python scripts/attempt_chart.py        # after scripts/headline_run.sh

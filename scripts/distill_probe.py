@@ -1,5 +1,6 @@
-"""Issue 28, route (b), probed offline: can a small learned evaluator of a card decision's options, distilled from
-the review's option values, choose better than `strong` (route (a))? Measured before any policy family is built.
+"""Route (b) to a strong fast player, probed offline: can a small learned evaluator of a card decision's options,
+distilled from the review's option values, choose better than `strong` (route (a))? Measured before any policy family is
+built.
 
 Data. Self-play of `strong` in all four seats under `parlett`. Every card decision with two or more distinct options
 is reviewed by the machinery of `reversis-sim review` (numba_engine.reviewing.review_matches): each option played
@@ -461,7 +462,7 @@ def main() -> None:
         fits[name] |= {"numba_forward_ns_per_decision": picks(m, te, timed=True)[1], "fit_s": m["fit_s"],
                        "validation_regret": float(m["val_regret"])}
     report = {
-        "what": "issue 28 route (b) probe: option evaluators distilled from the review's values, against strong's "
+        "what": "route (b) probe: option evaluators distilled from the review's values, against strong's "
                 "card (regret in fish on held-out decisions), then played against strong (duplicate matches)",
         "rules": "parlett", "self_play": "strong in all four seats",
         "review": {"worlds": WORLDS, "rollout": "strong", "choose_worlds": WORLDS // 2, "measure_worlds": WORLDS // 2},

@@ -2,7 +2,7 @@
 # The headline results in results/: 10,000,000 deals of the classic rules between four copies of the default
 # heuristic, analysed and plotted; the same with four copies of the tuned preset (and the tuned presets of modern and
 # serbian beside their avoid runs); four copies of the search player (strong play) beside the tuned runs of parlett
-# and modern; four copies of the strong preset of each rule family (issue 28: strong play at the heuristics' speed,
+# and modern; four copies of the strong preset of each rule family (strong play at the heuristics' speed,
 # 10,000,000 deals under parlett, modern and serbian); plus one smaller run per rule set for the comparison across
 # presets.
 # Summary tables (JSON/CSV), manifests and figures are committed; the Parquet parts are ignored by git.

@@ -1,4 +1,4 @@
-"""Issue 27, inference: do worlds weighed by what the other seats played put more probability on the true deal's
+"""The search's inference: do worlds weighed by what the other seats played put more probability on the true deal's
 hidden cards than uniform worlds?
 
 Deals of the reference engine with `tuned` (or --table) in every seat; at each card decision of every seat with a

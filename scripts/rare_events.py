@@ -1,4 +1,4 @@
-"""Rare events made common (issue 18): reversis and espagnolette success by hand strength, from runs whose seat 0 is
+"""Rare events made common: reversis and espagnolette success by hand strength, from runs whose seat 0 is
 dealt the hands that make them possible, with the weighting that turns the conditional rates back into
 unconditional ones.
 

@@ -1,4 +1,4 @@
-"""Is the review's advice worth its fish? (issue 26): a player that takes the reviewer's best option at some kinds of
+"""Is the review's advice worth its fish?: a player that takes the reviewer's best option at some kinds of
 decision and its own elsewhere, against the player itself, on the same deals (duplicate: same cards, same seats).
 
 Seat 0 plays ``--policy`` at a table of ``--field``; ``--follow before`` lets it take the reviewer's best exchange

@@ -1,4 +1,4 @@
-"""Where a player loses most against the search (issue 26, docs/findings.md): its decisions reviewed in seat 0 of
+"""Where a player loses most against the search (docs/findings.md): its decisions reviewed in seat 0 of
 a table of ``--field``, grouped into situations (the kind of decision crossed with holding the J♥, the last two
 tricks and a reversis committed), ranked by the fish lost per deal in each.
 

@@ -1,4 +1,4 @@
-"""The search player's strength and cost (docs/search.md, issue 27): the default `search` against the best tuned
+"""The search player's strength and cost (docs/search.md): the default `search` against the best tuned
 heuristic of the rules and against the search it replaced (`search:worlds=16` with the `tuned` rollout and
 neither race nor start, the default before 0.2.0), under parlett, modern and serbian, on a fresh seed; the curve of
 strength against cost for worlds 1..64, old and new; the exploitability of the default by the heuristic family's

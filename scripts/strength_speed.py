@@ -1,4 +1,4 @@
-"""What strength costs (issue 28): every player of the review ladder, its duplicate gain over `tuned` (from
+"""What strength costs: every player of the review ladder, its duplicate gain over `tuned` (from
 results/ladder/ladder.json, seed 202, a seat of the player against three `tuned`) against its speed (a table of
 four of the player, the kernel's core on one thread, measured here, every player in turn and in rounds, so that
 a load on the machine falls on all of them; the best round counts, as `bench` does).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The strength table of the policies (issue 4), written to docs/strength.md.
+"""The strength table of the policies, written to docs/strength.md.
 
 For every named policy: its mean fish per deal ± 95% CI in one seat (each seat in turn, duplicate deals) against
 (a) three `random` players and (b) three copies of the best default heuristic (`avoid`), at least 1,000,000 deals

@@ -1,5 +1,5 @@
-"""The `strong` preset (issue 28, route (a)): `tuned` with the one exchange the review found it losing most on, chosen
-on one seed and measured on another.
+"""The `strong` preset (route (a): a heuristic change): `tuned` with the one exchange the review found it losing most
+on, chosen on one seed and measured on another.
 
 The review (docs/review.md) put 9.2 fish of `tuned`'s loss on each exchange, 7.3 of them on the exchanges where it
 held the J♥: its discard score (avoid_nb._discard_score) never let a J♥ go while it held an Ace. The avoid family

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The tuned presets and the exploitability table (issue 14), reproducibly.
+"""The tuned presets and the exploitability table, reproducibly.
 
 For each rule set: self-play from `avoid` (each round tunes one seat against copies of the previous round's best,
 on its own explore and confirm seeds, until a round's confirmed gain holds 0), then the final setting's gain over

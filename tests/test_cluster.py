@@ -1,4 +1,4 @@
-"""Scale-out (issue 17): a run and a comparison on a dask.distributed LocalCluster of two worker processes give the
+"""Scale-out: a run and a comparison on a dask.distributed LocalCluster of two worker processes give the
 rows and numbers of the local run; a killed worker costs only its chunk; an unusable scheduler is one sentence."""
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def test_workers_write_the_parts_on_shared_storage_with_the_same_rows(two_worker
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# issue 23: a cold cache, the thread count, and every way a cluster fails as one sentence
+# a cold cache, the thread count, and every way a cluster fails as one sentence
 # ----------------------------------------------------------------------------------------------------------------
 
 COLD = r'''

@@ -1,4 +1,4 @@
-"""The error rate tells players apart as duplicate play does (issue 26, part 4), on fixed seeds: at a table of
+"""The error rate tells players apart as duplicate play does, on fixed seeds: at a table of
 ``tuned``, the players' error rates are in the reverse order of their duplicate gains against ``tuned`` there (a
 rank correlation), and wherever two error rates differ by more than twice the standard error of their difference,
 the player with the lower one gains more in duplicate. The review's deals (seed 41) and the comparison's (seed 42)

@@ -1,4 +1,4 @@
-"""The ``strong`` preset (issue 28): ``tuned`` with the J♥ let go at the talon when few hearts guard it (``q_bare``);
+"""The ``strong`` preset: ``tuned`` with the J♥ let go at the talon when few hearts guard it (``q_bare``);
 docs/strength.md and scripts/strong_exchange.py measure it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``reversis-sim tune | best-response``: searching a family's parameters honestly (issue 14). Parse, call
+"""``reversis-sim tune | best-response``: searching a family's parameters honestly. Parse, call
 :mod:`reversis_sim.tune`, print."""
 
 from __future__ import annotations

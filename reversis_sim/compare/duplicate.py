@@ -1,16 +1,17 @@
-"""The duplicate design: "is heuristic A better than B?" with the fewest deals and honest error control (issue 7).
+"""The duplicate design: "is heuristic A better than B?" with the fewest deals and honest error control.
 ``docs/statistics.md`` gives the design and every formula.
 
 Each match is played twice per seat rotation ``s = 0 .. n_seats - 1``: once with the *candidate* in seat ``s`` and
 the *field* (default: the baseline) in the other seats, once with the *baseline* in seat ``s`` and the same field.
-Determinism by key (DESIGN.md decision 1) makes both arms see the same cards and the same policy randomness, so
-the deal luck cancels in the per-match difference
+Determinism by key (every draw a function of seed, match, deal, purpose, seat) makes both arms see the same cards and
+the same policy randomness, so the deal luck cancels in the per-match difference
 
     d_m = mean_s (candidate's fish per deal in seat s) - mean_s (baseline's fish per deal in seat s),
 
-and the match (the sampling unit, decision 2) carries one number into :func:`.analysis.stats.paired_comparison`.
-Identical candidate and baseline give ``d_m == 0`` exactly. Non-zero ``policy_seed_offsets`` give the seat under
-test its own policy randomness on the same cards (a real A/A test, both engines).
+and the match (the sampling unit: the pool carries from deal to deal) carries one number into
+:func:`.analysis.stats.paired_comparison`. Identical candidate and baseline give ``d_m == 0`` exactly. Non-zero
+``policy_seed_offsets`` give the seat under test its own policy randomness on the same cards (a real A/A test, both
+engines).
 
 The summary prints the interval and the p-value only from the number of matches at which they hold
 (:mod:`.analysis.intervals`, ``n_needed``); the exact zero of identical arms is printed at any size.

@@ -1,7 +1,7 @@
 """Seatings of a block of matches, each simulated once and reduced to per-match, per-seat fish totals.
 
 A seating is (the spec of every seat, the run seed, the policy seed of every seat). Equal seatings are pure
-functions of the same keys (DESIGN.md decision 1), so :class:`Arms` simulates each once and hands the same
+functions of the same keys (determinism by key), so :class:`Arms` simulates each once and hands the same
 :class:`Table` to every arm that needs it: the all-baseline table when the field is the baseline, the baseline arm
 of every point of a sweep, the diagonal of a tournament.
 """
@@ -64,7 +64,7 @@ class Arms:
         self.engine.check(rules)
         self.rules, self.first_match, self.n_matches, self.match_deals = rules, first_match, n_matches, match_deals
         self.threads, self.chunk_matches = threads, chunk_matches
-        self.deals = deals  # constrained deals (issue 18): every seating draws the same ones
+        self.deals = deals  # constrained deals: every seating draws the same ones
         self.memo: dict[tuple, Table] = {}
         self.n_deals_simulated = 0
 

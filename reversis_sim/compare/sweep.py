@@ -1,5 +1,6 @@
 """Parameter sweeps: a grid of a family's parameters against a baseline, Holm-corrected across the grid, with the
-best point re-tested alone on fresh deals (explore on one seed, confirm on another: DESIGN.md decision 14)."""
+best point re-tested alone on fresh deals (explore on one seed, confirm on another: a point chosen on some deals is
+biased upward on them)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ Kernels never see the dataclass: :func:`compile_rules` gives
 
 The constants are module globals, so numba freezes them into the compiled code.
 
-Every preset is one parameter vector of the same kernels (DESIGN.md decision 3). The differences that choose a
-branch rather than an amount:
+Every preset is one parameter vector of the same kernels (a rule difference is a parameter, never a fork of the deal
+loop). The differences that choose a branch rather than an amount:
 
 - ``P_SCORING`` picks the settlement (:mod:`.payments`): ``party`` (the parlett family, ``pierer``), ``penalty``
   (the ``modern`` family: penalty fiches, the Quinola surcharge, the bête, the pot), ``bank`` (``serbian``), ``simple``

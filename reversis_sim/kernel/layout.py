@@ -70,7 +70,7 @@ COL_ESP_GOAL = 51  # the declarer's goal where he names one: 0 lose_all, 1 win_a
 COL_BETE = 52  # penalty and bank scoring: the seat that paid the bête, -1: none
 COL_DOUBLE_ANTE = 53  # serbian: this deal's antes were doubled (F3.3)
 COL_SCORE = 54  # 54..58: simple scoring, each seat's score of this deal (F4.3)
-COL_SHUFFLES = 59  # shuffles drawn for this deal: 1, more where a --where condition rejected some (issue 18)
+COL_SHUFFLES = 59  # shuffles drawn for this deal: 1, more where a --where condition rejected some
 N_COLS = COL_SHUFFLES + 1
 
 Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED  # reversis_sim.game.FATES
@@ -85,7 +85,7 @@ outgrows it stops with ``ERR_POOL``, never a wrapped number."""
 
 PD_PLACED, PD_DECK = MAX_SEATS, MAX_SEATS + 1
 PREDEAL_SIZE = MAX_SEATS + 2
-"""The ``predeal`` array of a deal (issue 18): each seat's predealt cards, then all of them, then the whole deck."""
+"""The ``predeal`` array of a deal: each seat's predealt cards, then all of them, then the whole deck."""
 
 H_DEALT, H_LEAD, H_NOW = 0, 1, 2
 SWAPS = 64  # offset of the swap partners in the ``cards`` scratch
@@ -149,7 +149,7 @@ Deal = namedtuple("Deal", "row hands offered exch tricks ledger claims cards dra
 :mod:`.view`, so named because numba reads an attribute ``view`` as the array method; ``at``: its cursor, ``AT_*``);
 a numba function takes them as one argument and reads them by name."""
 Dealing = namedtuple("Dealing", "predeal where stack dealt")
-"""The constraints of the deals (issue 18: ``predeal`` uint64 ``(PREDEAL_SIZE,)``, ``where`` the int64 program of
+"""The constraints of the deals (``predeal`` uint64 ``(PREDEAL_SIZE,)``, ``where`` the int64 program of
 :mod:`reversis_sim.constraints`) and the scratch of their evaluator (``stack`` int64 ``(MAX_STACK,)``, ``dealt``
 uint64 ``(TALON + 1,)``: the dealt hands as the program reads them)."""
 Seats = namedtuple("Seats", "family params")

@@ -1,5 +1,5 @@
 """A seat's view: everything a seat may know when it decides, as one record both engines fill and every decision
-reads (DESIGN.md decision 16).
+reads.
 
 The record is one ``int64`` array of :data:`V_LEN` named slots. The numba engine keeps one per deal and sets the
 slots as the deal goes (the facts of the deal once, the trick as it is played, the seat's own before each of its

@@ -1,4 +1,4 @@
-"""The reviewing table (issue 26): matches played exactly as the engine plays them, every decision of the
+"""The reviewing table: matches played exactly as the engine plays them, every decision of the
 reviewed seats valued as it is taken.
 
 The trick loop's chooser is the engine's (:func:`.policy.choose_play`, the seat's own card), then, for a reviewed

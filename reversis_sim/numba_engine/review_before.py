@@ -1,4 +1,4 @@
-"""The decisions before the first lead, reviewed (issue 26): the exchange (which card to discard, and whether to
+"""The decisions before the first lead, reviewed: the exchange (which card to discard, and whether to
 take at all) and the declaration of the espagnolette (with its goal where the preset names one).
 
 Each option is played out from the moment of the decision in worlds consistent with what the seat knew then, as

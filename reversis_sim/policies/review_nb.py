@@ -1,5 +1,5 @@
 """The value of every option of a card decision, from what the deciding seat knew: the review's numba core
-(issue 26; the reviewing table is :mod:`reversis_sim.numba_engine.review`).
+(the reviewing table is :mod:`reversis_sim.numba_engine.review`).
 
 The options are the seat's distinct legal cards (:func:`.options_nb.distinct`: one of each set of equivalent cards,
 the card it played for its own set). Each is played out in the same ``n_worlds`` worlds consistent with the seat's

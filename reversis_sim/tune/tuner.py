@@ -1,5 +1,5 @@
-"""Tuning a policy family honestly (DESIGN.md decision 14): the search chooses on the explore seed, a fresh seed
-measures.
+"""Tuning a policy family honestly (strength is claimed on fresh deals, never on the deals that chose it): the search
+chooses on the explore seed, a fresh seed measures.
 
 :func:`tune` searches the space for the setting that gains most over ``baseline`` against ``field``
 (:mod:`.optimizers`), then re-tests the chosen setting alone on ``confirm_seed`` with the duplicate comparison
