@@ -6,8 +6,8 @@
 Each version runs from its own git worktree (a temporary one for a revision; ``--head`` defaults to the working
 tree as it is) in its own process, so each keeps its own numba cache; an untimed first call compiles. Then every
 round measures each version in turn (A, B, A, B...): deals per CPU-second of one thread of the kernel core
-(``numba_engine.batch.core_runner``, ``parlett`` unless ``--rules``; with ``--threads N``, deals per second of wall time on
-N threads), the median of ``--reps`` timed stretches. A shared
+(``numba_engine.batch.core_runner``, ``parlett`` unless ``--rules``; with ``--threads N``, deals per second of wall time
+on N threads), the median of ``--reps`` timed stretches. A shared
 machine swings by ±20% from minute to minute, which a single pair of runs cannot tell from a change; the ratio of
 the two versions within each round, and its median over the rounds, can. Not part of the test suite.
 """

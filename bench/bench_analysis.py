@@ -28,8 +28,6 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 KINDS = ("headline", "fish", "fish+quinola", "fish+reversis", "analyze", "scan_sample", "polars_sample")
 
 

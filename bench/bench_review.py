@@ -15,14 +15,11 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reversis_sim.numba_engine import play_matches  # noqa: E402
-from reversis_sim.numba_engine.reviewing import review_matches  # noqa: E402
-from reversis_sim.policies import parse_seats  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+from reversis_sim.numba_engine import play_matches
+from reversis_sim.numba_engine.reviewing import review_matches
+from reversis_sim.policies import parse_seats
+from reversis_sim.rules import get_preset
 
 
 def _best(repeat: int, call) -> tuple[float, object]:

@@ -21,8 +21,6 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 
 def simulate(out: Path, deals: int, seat: str, seed: int) -> dict:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

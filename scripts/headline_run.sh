@@ -15,6 +15,10 @@
 #   HEADLINE=0 PRESETS="" TUNED=0 SEARCH=0 bash scripts/headline_run.sh  # only the strong runs
 #   REUSE=1 bash scripts/headline_run.sh    # keep complete runs (upgraded to the current schema), redo tables+figures
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  exit 0
+fi
 cd "$(dirname "$0")/.."
 mkdir -p results
 DEALS=${DEALS:-10000000}

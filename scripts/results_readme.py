@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -109,6 +110,7 @@ def what_changed(a: dict, t: dict, fa: dict, ft: dict, ea: dict, et: dict) -> st
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     run = ROOT / HEADLINE
     tables = json.loads((run / "tables" / "all.json").read_text())
     manifest = json.loads((run / "manifest.json").read_text())

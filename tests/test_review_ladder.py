@@ -4,7 +4,7 @@ rank correlation), and wherever two error rates differ by more than twice the st
 the player with the lower one gains more in duplicate. The review's deals (seed 41) and the comparison's (seed 42)
 are different deals: the error rate predicts, it is not read off the same cards.
 
-The full ladder, every preset and the search, is ``scripts/review_ladder.py`` (docs/review.md)."""
+The full ladder, every preset and the search, is ``studies/review_ladder/review_ladder.py`` (docs/review.md)."""
 
 from itertools import combinations
 

@@ -44,7 +44,8 @@ NAMED: dict[str, str] = {
     "bold": "avoid:reversis=9,break=4",
     "naive": "lowest",
     # Iterated best responses from avoid until no setting of the family gains on a table of it (docs/strength.md,
-    # scripts/tune_presets.py, results/tuning/presets.json); one per rule family where the best setting differs.
+    # studies/tune_presets/tune_presets.py, results/tuning/presets.json); one per rule family where the best setting
+    # differs.
     "tuned": "avoid:unload=0,take=0.25,declare=4,reversis=8,break=9,opposite=0,rev_top=6",
     "tuned_modern": "avoid:unload=0,save_dumps=1,lead_pay=1,hunt=0,guard=6,take=9.5,declare=0,reversis=8,break=10,"
                     "opposite=0,rev_top=11",

@@ -42,8 +42,9 @@ PAYMENTS_SCHEMA = pa.schema([pa.field(name, t, nullable=False) for name, t in _P
 """The payments table: one row per non-zero (deal, seat, reason, direction); ``amount`` > 0 received, < 0 paid."""
 
 WRITE_OPTIONS = dict(compression="zstd", compression_level=1, write_statistics=["match"])
-"""How both tables are written (measured in ``bench/bench_writer.py``): zstd at its fastest level on dictionary
-pages, statistics only for ``match`` (the readers check a part's match range from them)."""
+"""How both tables are written (measured when the lean schema was chosen: docs/performance.md; ``reversis-sim bench``
+measures the writer today): zstd at its fastest level on dictionary pages, statistics only for ``match`` (the readers
+check a part's match range from them)."""
 
 _REASONS = pa.array(REASONS, pa.string())
 _FATES = pa.array(FATES, pa.string())

@@ -35,8 +35,8 @@ exchange stays strong's) against three `strong` in duplicate matches of the refe
 `strong` in that seat on the same cards: fish a deal, the match the unit. Each model's choices are made by its numba
 forward pass, timed on the test decisions (features given).
 
-    NUMBA_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python scripts/distill_probe.py       # ~15 minutes, one core (warm)
-    python scripts/distill_probe.py --train 40 --val 10 --test 20 --play 40 --out /tmp/d.json   # a quick look
+    NUMBA_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python studies/distill_probe/distill_probe.py  # ~15 min, one core
+    python studies/distill_probe/distill_probe.py --train 40 --val 10 --test 20 --play 40 --out /tmp/d.json  # a look
 
 Writes results/strong/distill.json.
 """
@@ -45,24 +45,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reversis_sim import cards as C
+from reversis_sim.game import dealer_of
+from reversis_sim.numba_engine.reviewing import review_matches
+from reversis_sim.numba_engine.trace import trace_match
+from reversis_sim.policies import NAMED, make_policy, parse_spec
+from reversis_sim.reference.match import play_deal
+from reversis_sim.rules import get_preset
 
-from numba import njit  # noqa: E402
-
-from reversis_sim import cards as C  # noqa: E402
-from reversis_sim.game import dealer_of  # noqa: E402
-from reversis_sim.numba_engine.reviewing import review_matches  # noqa: E402
-from reversis_sim.numba_engine.trace import trace_match  # noqa: E402
-from reversis_sim.policies import NAMED, make_policy, parse_spec  # noqa: E402
-from reversis_sim.reference.match import play_deal  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 OUT = ROOT / "results" / "strong" / "distill.json"
 SEEDS = {"train": 301, "val": 302, "test": 303}

@@ -8,7 +8,7 @@ of the advice, with its 95% interval (the match the unit; printed from the match
 interval holds, :data:`reversis_sim.analysis.intervals.MIN_MATCHES`). The dealer rotates, so seat 0 plays every
 position.
 
-    python scripts/review_follow.py --follow before --matches 4000 --seed 909
+    python studies/review_follow/review_follow.py --follow before --matches 4000 --seed 909
 """
 
 from __future__ import annotations

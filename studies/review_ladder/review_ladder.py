@@ -8,7 +8,7 @@ review's), in fish per deal. Then the rank correlation of the two orders (Spearm
 of players whose error rates differ by more than twice the standard error of their difference, whether the one with
 the lower error rate has the higher duplicate gain.
 
-    python scripts/review_ladder.py --matches 1000 --out results/ladder
+    python studies/review_ladder/review_ladder.py --matches 1000 --out results/ladder
 """
 
 from __future__ import annotations

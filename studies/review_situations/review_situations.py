@@ -6,7 +6,7 @@ The exploring review (``--seed``) only chooses the top situations; their fish lo
 then measured on a review of other deals (``--confirm-seed``), each with its 95% interval (the match the unit),
 and one replayable example of each (its costliest significant decision on the confirmation deals).
 
-    python scripts/review_situations.py --policy tuned --field tuned --matches 4000 --worlds 32
+    python studies/review_situations/review_situations.py --policy tuned --field tuned --matches 4000 --worlds 32
 """
 
 from __future__ import annotations
