@@ -75,31 +75,6 @@ def local_workers(address: str) -> int | None:
     return n
 
 
-_ACTIVE: list[Cluster] = []
-
-
-def active() -> Cluster | None:
-    """The cluster the comparisons send their seatings to (:func:`use`), or None: play them here."""
-    return _ACTIVE[-1] if _ACTIVE else None
-
-
-class use:
-    """``with use(cluster):`` the comparisons (compare, tournament, sweep, tune) play their seatings' chunks on
-    ``cluster`` (None: here)."""
-
-    def __init__(self, cluster: Cluster | None):
-        self.cluster = cluster
-
-    def __enter__(self):
-        if self.cluster is not None:
-            _ACTIVE.append(self.cluster)
-        return self.cluster
-
-    def __exit__(self, *exc) -> None:
-        if self.cluster is not None:
-            _ACTIVE.remove(self.cluster)
-
-
 @cache
 def identity() -> dict:
     """What must be equal on the client and every worker for identical results: the package version and a digest

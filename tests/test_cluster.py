@@ -65,8 +65,7 @@ def test_a_comparison_on_the_cluster_has_the_local_numbers(two_workers):
     from reversis_sim.compare import duplicate
 
     here = duplicate.compare(PARLETT, "tuned", "avoid", n_matches=30, seed=5).summary()
-    with C.use(two_workers):
-        there = duplicate.compare(PARLETT, "tuned", "avoid", n_matches=30, seed=5).summary()
+    there = duplicate.compare(PARLETT, "tuned", "avoid", n_matches=30, seed=5, cluster=two_workers).summary()
     assert there == here and here["n_matches"] == 30
 
 

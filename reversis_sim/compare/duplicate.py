@@ -194,7 +194,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
             match_deals: int | None = None, seed: int, engine: str = "numba", threads: int | None = None,
             out: str | Path | None = None, force: bool = False, level: float = 0.95, first_match: int = 0,
             policy_seed_offsets: int | tuple[int, int] = 0, baseline_seed: int | None = None,
-            deals: Deals | None = None, resume: bool = False) -> CompareResult:
+            deals: Deals | None = None, resume: bool = False, cluster=None) -> CompareResult:
     """Duplicate comparison of ``candidate`` against ``baseline`` on the same matches (module docstring).
 
     Parameters
@@ -217,6 +217,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
     baseline_seed : run seed of the baseline arm (default ``seed``); a different one makes an *unpaired* control
         (different cards: ``scripts/aa_validation.py --mode unpaired``)
     deals : constrained deals (``--predeal``, ``--where``: :class:`reversis_sim.constraints.Deals`)
+    cluster : a :class:`reversis_sim.cluster.Cluster` whose workers play the seatings (None: here)
 
     Returns
     -------
@@ -238,7 +239,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
     if out is not None:
         prepare(Path(out), "compare", settings, force=force, resume=resume)
     arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=match_deals_, engine=engine,
-                threads=threads, deals=deals)
+                threads=threads, deals=deals, cluster=cluster)
     dup, paired, _ = compare_block(arms, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,
                                    level=level)
     result = result_of(arms, dup, paired, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,
