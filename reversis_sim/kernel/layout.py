@@ -33,7 +33,7 @@ import numpy as np
 
 from ..constraints import MAX_ATTEMPTS, MAX_STACK, TALON
 from ..game import FATE_DUMPED, FATE_FORCED, FATE_LED, FATE_TALON, IllegalPlay
-from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS
+from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS, N_ACTIVE
 from .keys_nb import N_DRAWS
 from .view import V_LEN
 
@@ -160,6 +160,14 @@ Deal = namedtuple("Deal", "row hands offered exch tricks ledger claims cards dra
 """The arrays of one deal, as the module docstring describes them (``seat_view``: the deciding seat's view,
 :mod:`.view`, so named because numba reads an attribute ``view`` as the array method; ``at``: its cursor, ``AT_*``);
 a numba function takes them as one argument and reads them by name."""
+TR_LEADER, TR_CARDS, TR_WINNER = 0, 1, 1 + N_ACTIVE
+"""The columns of a ``tricks`` row: the leader, the cards in playing order from ``TR_CARDS`` on, the winner."""
+EX_SEAT, EX_CARD, EX_TOOK = range(3)
+"""The columns of an ``exch`` row: the seat, the card it discarded (-1: kept), whether it took the talon card."""
+LG_TRICK, LG_PAYER, LG_PAYEE, LG_AMOUNT, LG_REASON, LG_RETURNED = range(6)
+"""The columns of a ``ledger`` row (see the module docstring)."""
+CL_TRICK, CL_HOLDER, CL_AMOUNT, CL_REASON = range(4)
+"""The columns of a ``claims`` row (see the module docstring)."""
 Dealing = namedtuple("Dealing", "predeal where stack dealt")
 """The constraints of the deals (``predeal`` uint64 ``(PREDEAL_SIZE,)``, ``where`` the int64 program of
 :mod:`reversis_sim.constraints`) and the scratch of their evaluator (``stack`` int64 ``(MAX_STACK,)``, ``dealt``

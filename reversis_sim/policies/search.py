@@ -51,7 +51,7 @@ The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, 
 
 from __future__ import annotations
 
-from .family import Family, choice, integer, real
+from .family import Family, choice, integer, position, real
 
 SEARCH_ID = 9
 """The family id of ``search`` (new heuristic families take the small ids)."""
@@ -78,6 +78,9 @@ PARAMS = (
     integer("start", 5, 0, 24, "the first trick searched (0: the first trick); in the tricks before it, the rollout "
             "policy's own card, at its cost"),
 )
+SEARCH_WORLDS, SEARCH_MARGIN, SEARCH_RACE, SEARCH_FIRST, SEARCH_INFER, SEARCH_TAU, SEARCH_POOL, SEARCH_START = (
+    position(PARAMS, name) for name in ("worlds", "margin", "race", "first", "infer", "tau", "pool", "start"))
+"""The kernel's index of each parameter in the parameter vector, derived from the names."""
 DEFAULT_ROLLOUT = "strong"
 """The rollout policy of ``search`` when none is given (a named preset or a heuristic spec)."""
 N_OWN = len(PARAMS)
