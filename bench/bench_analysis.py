@@ -1,9 +1,9 @@
-"""Analysis at scale (issue 16): the three headline tables of a run folder (``fish_by`` seat, position and policy;
+"""Analysis at scale: the three headline tables of a run folder (``fish_by`` seat, position and policy;
 ``quinola_risk``; ``reversis_rates``) by the one-pass scan (:mod:`reversis_sim.analysis.scan`), against the polars
 path (lazy queries over batches of part files) on a sample of the same run.
 
     python bench/bench_analysis.py --deals 2000000            # simulate a run into a temporary folder, then time
-    python bench/bench_analysis.py --run /work/scratch/run100m --sample-chunks 400 --repeat 3
+    python bench/bench_analysis.py --run results/run100m --sample-chunks 400 --repeat 3
 
 Every measurement runs in a child process, so its peak resident memory (``getrusage`` of that process) is its own;
 the scan's worker processes (a run of 10M deals and more) report theirs apart (``workers``: the largest one; all of
@@ -27,8 +27,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 KINDS = ("headline", "fish", "fish+quinola", "fish+reversis", "analyze", "scan_sample", "polars_sample")
 

@@ -17,14 +17,12 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reversis_sim.cluster import connect  # noqa: E402
-from reversis_sim.engines import get_engine  # noqa: E402
-from reversis_sim.policies import parse_seats  # noqa: E402
-from reversis_sim.record import RunSpec  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
-from reversis_sim.simulate import run  # noqa: E402
+from reversis_sim.cluster import connect
+from reversis_sim.engines import get_engine
+from reversis_sim.policies import parse_seats
+from reversis_sim.record import RunSpec
+from reversis_sim.rules import get_preset
+from reversis_sim.simulate import run
 
 
 def timed_run(spec: RunSpec, cluster=None) -> float:

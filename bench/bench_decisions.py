@@ -15,13 +15,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reversis_sim import reference  # noqa: E402
-from reversis_sim.policies import Watching, make_policy, search_nb  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+from reversis_sim import reference
+from reversis_sim.policies import Watching, make_policy, search_nb
+from reversis_sim.rules import get_preset
 
 SETTINGS = ["search:worlds=16,race=0,first=4,start=0,rollout=tuned", "search"]
 

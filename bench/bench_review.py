@@ -1,4 +1,4 @@
-"""The cost of the review (issue 26): reviewed decisions per second per core (one thread) and on all threads, at
+"""The cost of the review: reviewed decisions per second per core (one thread) and on all threads, at
 each number of worlds, beside the same table played without a review in the same run (deals per second, and how
 many times longer a reviewed deal takes).
 
@@ -15,14 +15,11 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reversis_sim.numba_engine import play_matches  # noqa: E402
-from reversis_sim.numba_engine.reviewing import review_matches  # noqa: E402
-from reversis_sim.policies import parse_seats  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+from reversis_sim.numba_engine import play_matches
+from reversis_sim.numba_engine.reviewing import review_matches
+from reversis_sim.policies import parse_seats
+from reversis_sim.rules import get_preset
 
 
 def _best(repeat: int, call) -> tuple[float, object]:

@@ -1,4 +1,4 @@
-"""End-to-end benchmarks of a run folder (issue 5): simulate-and-write rate against the engine's own rate, peak
+"""End-to-end benchmarks of a run folder: simulate-and-write rate against the engine's own rate, peak
 memory for growing runs, and the time of the three headline summaries over a large run.
 
     python bench/bench_run.py                              # 1M and 20M deals, queries over the 20M run (minutes)
@@ -20,8 +20,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def simulate(out: Path, deals: int, seat: str, seed: int) -> dict:

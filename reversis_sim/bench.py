@@ -1,7 +1,7 @@
 """What runs how fast: the engines' throughput measured in one run (the reference, the kernel on one thread and on all
 threads), and the cold start.
 
-:func:`measure` is what ``reversis-sim bench`` and ``bench/bench_engine.py`` print. Every rate is in deals per
+:func:`measure` is what ``reversis-sim bench`` prints. Every rate is in deals per
 second, best of ``repeat`` timed calls after untimed warm-up calls (shared machines are noisy: compare the ratios
 measured in the same run, not absolutes); ``first_call_s`` is the time of the very first kernel call (one match),
 which compiles the kernel or loads it from the on-disk cache:

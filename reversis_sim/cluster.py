@@ -1,6 +1,6 @@
 """Scale-out on a dask.distributed cluster (``--scheduler ADDRESS`` or ``--scheduler local:N``): the same chunks of
 matches a local run plays, sent to the cluster's workers, so that the results are identical (a chunk is a pure
-function of the run description and its number, DESIGN.md decision 7).
+function of the run description and its number, so no chunk depends on another or on the machine).
 
 dask is an optional extra (``pip install -e '.[dask]'``): nothing here imports it until :func:`connect` is called,
 and nothing else in the package imports this module unless a scheduler is given.
@@ -73,31 +73,6 @@ def local_workers(address: str) -> int | None:
                            f"loading the engine (a few seconds and about 300 MB apiece) only to take turns on them; "
                            f"give local:1 to local:{cores}")
     return n
-
-
-_ACTIVE: list[Cluster] = []
-
-
-def active() -> Cluster | None:
-    """The cluster the comparisons send their seatings to (:func:`use`), or None: play them here."""
-    return _ACTIVE[-1] if _ACTIVE else None
-
-
-class use:
-    """``with use(cluster):`` the comparisons (compare, tournament, sweep, tune) play their seatings' chunks on
-    ``cluster`` (None: here)."""
-
-    def __init__(self, cluster: Cluster | None):
-        self.cluster = cluster
-
-    def __enter__(self):
-        if self.cluster is not None:
-            _ACTIVE.append(self.cluster)
-        return self.cluster
-
-    def __exit__(self, *exc) -> None:
-        if self.cluster is not None:
-            _ACTIVE.remove(self.cluster)
 
 
 @cache

@@ -1,5 +1,6 @@
-"""A chunk of deals as both engines return it: the run table's two tables (schema version 2, ``docs/schema.md``) in
-the very layout their Arrow columns take, so that writing a part file copies nothing.
+"""A chunk of deals as both engines return it: the run table's two tables (declared once below, :data:`SEAT_TABLE`
+and :data:`PAYMENTS_TABLE`; ``docs/schema.md``) in the very layout their Arrow columns take, so that writing a part file
+copies nothing.
 
 - **Seat rows**: one row per (deal, seat), deals in (match, deal) order and seats in order inside a deal (row
   ``deal_index * n_seats + seat``). The columns live in four blocks by dtype, one block row per column
@@ -28,29 +29,108 @@ from .rules import Rules
 
 N_REASONS = len(REASONS)
 
-I8 = ("seat", "dealer", "position", "tricks_won", "hearts_at_lead", "quinola_holder", "quinola_fate",
-      "quinola_trick", "party_winner", "party_loser", "reversis_seat", "reversis_made", "reversis_breaker",
-      "espagnolette_eligible", "espagnolette_seat", "espagnolette_made")
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the run table, declared once: the engines' blocks, the Arrow schema
+    (:mod:`reversis_sim.record.schema`) and the tables of ``docs/schema.md`` (``tests/test_schema_doc.py`` holds the
+    doc to it) follow from it.
+
+    ``store``: the dtype the engines keep it in (``int8``, ``int16``, ``int64``: the blocks :data:`I8`, :data:`I16`,
+    :data:`I64` in table order; ``uint32``: ``match``, its own array; empty: written from the seats' specs at the
+    write, ``policy``); ``dtype``: the Parquet column's type as the doc writes it; ``per_seat``: whether the seats of
+    a deal differ in it (every other column is the deal's, repeated on each seat's row); ``unit`` and ``meaning``:
+    the doc's cells."""
+
+    name: str
+    store: str
+    dtype: str
+    per_seat: bool
+    unit: str
+    meaning: str
+
+
+SEAT_TABLE = (
+    Column("match", "uint32", "uint32", False, "",
+           "match number (the sampling unit: deals of one match share the pool)"),
+    Column("deal", "int16", "int16", False, "", "deal number within the match, 0-based"),
+    Column("seat", "int8", "int8", True, "",
+           "seat number in playing order (seat s+1 plays after s; s+2 sits opposite)"),
+    Column("dealer", "int8", "int8", False, "", "the dealer's seat for this deal"),
+    Column("position", "int8", "int8", True, "", "(seat − dealer) mod seats: 0 dealer, 1 eldest (leads first), 2, 3"),
+    Column("policy", "", "dictionary<int8, string>", True, "",
+           "the seat's policy spec, canonical (`avoid:duck=0`); dictionary-encoded"),
+    Column("fish", "int64", "int64", True, "fish", "the seat's net chips this deal (received − paid, Appendix A)"),
+    Column("card_points", "int16", "int16", True, "points",
+           "card points taken in tricks (R7; the preset's trick values)"),
+    Column("tricks_won", "int8", "int8", True, "tricks", "tricks taken"),
+    Column("hearts_at_lead", "int8", "int8", True, "cards", "hearts held at the first lead (after the exchange)"),
+    Column("to_pool", "int64", "int64", True, "fish",
+           "everything the seat paid into the pool this deal (antes, doublings, returns, penalties)"),
+    Column("from_pool", "int64", "int64", True, "fish", "everything the seat took out of the pool this deal"),
+    Column("quinola_net", "int64", "int64", True, "fish",
+           "what the J♥ moved to (+) or from (−) the seat this deal: received minus paid with the reasons "
+           "`quinola_dumped`, `quinola_forced`, `quinola_led` and `pool_won` (received) and `quinola_*`, "
+           "`pool_double`, `quinola_captured` (paid) (`reversis_sim.game.QUINOLA_RECEIVED`, `QUINOLA_PAID`)"),
+    Column("pool_before", "int64", "int64", False, "fish",
+           "the pool before the deal (per deal, repeated on each seat's row)"),
+    Column("pool_after", "int64", "int64", False, "fish", "the pool after the deal"),
+    Column("quinola_holder", "int8", "int8", False, "",
+           "the seat holding the J♥ at the first lead; −1 if it is in the talon"),
+    Column("quinola_fate", "int8", "dictionary<int8, string>", False, "",
+           "`dumped` (placed on another suit), `forced` (played to a heart lead), `led`, or `talon`"),
+    Column("quinola_trick", "int8", "int8", False, "", "1-based trick the J♥ was played to; 0 if never played"),
+    Column("party_winner", "int8", "int8", False, "",
+           "the party (deal) winner; −1 when cancelled (a made reversis; a made modern espagnolette)"),
+    Column("party_loser", "int8", "int8", False, "",
+           "the seat that paid the party where only one pays (`loser_only` presets); −1 otherwise"),
+    Column("party_value", "int16", "int16", False, "fish", "party bonus + the talon's points (R31), paid or not"),
+    Column("reversis_seat", "int8", "int8", False, "", "the seat committed to the reversis (R34); −1 if none"),
+    Column("reversis_made", "int8", "bool", False, "", "the committed seat won every trick"),
+    Column("reversis_breaker", "int8", "int8", False, "",
+           "the winner of the first trick the committed seat lost after the commitment (G9); −1"),
+    Column("espagnolette_eligible", "int8", "int8", False, "",
+           "the seat whose hand qualifies for the espagnolette (R38) at the first lead; −1"),
+    Column("espagnolette_seat", "int8", "int8", False, "", "the declarer; −1 if none"),
+    Column("espagnolette_made", "int8", "bool", False, "",
+           "the declaration succeeded (false also when a made reversis voided it, A16)"),
+    Column("hand", "int64", "uint64", True, "cards",
+           "the seat's hand as dealt, before the exchange: bit `c` for card `c` (0 for a seat that sits out); "
+           "the last column of the table"),
+)
+"""The seat table, one row per (deal, seat), in table order. A new column is one line here, its value in
+:func:`from_records` and in the kernel's row writer (:mod:`reversis_sim.numba_engine.rows`), a new schema
+version and its step in :mod:`reversis_sim.record.upgrade`."""
+PAYMENTS_TABLE = (
+    Column("match", "uint32", "uint32", True, "", "match number"),
+    Column("deal", "int16", "int16", True, "", "deal number within the match"),
+    Column("seat", "int8", "int8", True, "", "the seat that paid or received"),
+    Column("policy", "", "dictionary<int8, string>", True, "", "the seat's policy spec (as in the seat table)"),
+    Column("reason", "int8", "dictionary<int8, string>", True, "",
+           "the payment reason (below; Appendix A of RULES.md and §3 F5)"),
+    Column("amount", "int64", "int64", True, "fish",
+           "received (+) or paid (−), summed over the deal's payments of this seat, reason and direction"),
+)
+"""The payments table, one row per non-zero (deal, seat, reason, direction), in table order."""
+
+I8 = tuple(c.name for c in SEAT_TABLE if c.store == "int8")
 """The ``int8`` block's columns, in block order (``reversis_made`` and ``espagnolette_made`` are 0/1, read as
 ``bool``; ``quinola_fate`` is an index into :data:`reversis_sim.game.FATES`)."""
-I16 = ("deal", "card_points", "party_value")
+I16 = tuple(c.name for c in SEAT_TABLE if c.store == "int16")
 """The ``int16`` block: deals per match are at most 10,000, card points and the party's value far below 32,767."""
-I64 = ("fish", "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after", "hand")
+I64 = tuple(c.name for c in SEAT_TABLE if c.store == "int64")
 """The ``int64`` block, the chips: a pool that doubles (R25) can double in every deal of a match, so no narrower
 type holds every match the rules allow (the kernel refuses a pool past 2**56, where a doubling could overflow);
 and ``hand``, the seat's hand as dealt, a card mask (bit ``c`` for card ``c``; every code is below 63, so the
 mask is a non-negative ``int64``; the Parquet column is ``uint64``)."""
-BOOLS = ("reversis_made", "espagnolette_made")
-PER_SEAT = frozenset({"seat", "position", "tricks_won", "hearts_at_lead", "card_points", "fish", "to_pool",
-                      "from_pool", "quinola_net", "hand"})
+BOOLS = tuple(c.name for c in SEAT_TABLE if c.dtype == "bool")
+PER_SEAT = frozenset(c.name for c in SEAT_TABLE if c.per_seat and c.store)
 """The columns that differ between the seats of a deal; every other column is the deal's, on each seat's row."""
-SEAT_COLUMNS = ("match", "deal", "seat", "dealer", "position", "fish", "card_points", "tricks_won", "hearts_at_lead",
-                "to_pool", "from_pool", "quinola_net", "pool_before", "pool_after", "quinola_holder", "quinola_fate",
-                "quinola_trick", "party_winner", "party_loser", "party_value", "reversis_seat", "reversis_made",
-                "reversis_breaker", "espagnolette_eligible", "espagnolette_seat", "espagnolette_made", "hand")
-"""Every seat-row column in table order (the Parquet schema adds ``policy`` after ``position``)."""
-PAYMENT_COLUMNS = {"match": "uint32", "deal": "int16", "seat": "int8", "reason": "int8", "amount": "int64"}
-"""The payments' columns and dtypes (``reason``: an index into :data:`reversis_sim.game.REASONS`)."""
+SEAT_COLUMNS = tuple(c.name for c in SEAT_TABLE if c.store)
+"""Every seat-row column the engines fill, in table order (the Parquet schema adds ``policy`` after ``position``)."""
+PAYMENT_COLUMNS = {c.name: c.store for c in PAYMENTS_TABLE if c.store}
+"""The payments' columns the engines fill and their dtypes (``reason``: an index into
+:data:`reversis_sim.game.REASONS`)."""
 _BLOCK = {**{n: ("i8", k) for k, n in enumerate(I8)}, **{n: ("i16", k) for k, n in enumerate(I16)},
           **{n: ("i64", k) for k, n in enumerate(I64)}}
 assert sorted(SEAT_COLUMNS) == sorted([*_BLOCK, "match"])

@@ -1,4 +1,4 @@
-"""Constrained deals (issue 18): cards placed in a seat's hand before the deal (``--predeal SEAT=CARDS``) and a
+"""Constrained deals: cards placed in a seat's hand before the deal (``--predeal SEAT=CARDS``) and a
 condition on the dealt hands (``--where EXPR``), parsed once into a small program both engines run.
 
 The ``--where`` language (docs/constraints.md) is a Python-like expression over the dealt hands and the talon:

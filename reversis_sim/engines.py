@@ -41,7 +41,7 @@ class Engine(Protocol):
                 match_deals: int | None = None, threads: int | None = None,
                 policy_seeds: Sequence[int] | None = None, deals: Deals | None = None) -> Chunk:
         """The run-table rows of matches ``first_match .. first_match + n_matches - 1``, in (match, deal) order
-        (``deals``: constrained deals, issue 18)."""
+        (``deals``: constrained deals)."""
 
     def match_records(self, rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: int,
                       n_deals: int | None = None, policy_seeds: Sequence[int] | None = None,

@@ -1,4 +1,4 @@
-"""Determinism by key (DESIGN.md decision 1).
+"""Determinism by key.
 
 Every random draw is a pure function of ``(run seed, match, deal, purpose, seat, decision index)``. A *stream* is
 the hash of the first five; a *draw* is the ``index``-th output of that stream (the splitmix64 sequence started at
@@ -35,7 +35,7 @@ def sub_seed(seed: int, purpose: int, bits: int = 32) -> int:
 
 PURPOSE_SHUFFLE = 1
 PURPOSE_POLICY = 2
-PURPOSE_REVIEW = 3  # the worlds and rollout draws of a review (issue 26), apart from every draw of play
+PURPOSE_REVIEW = 3  # the worlds and rollout draws of a review, apart from every draw of play
 
 TAKE = 0
 DISCARD = 1

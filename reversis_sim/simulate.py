@@ -1,9 +1,9 @@
 """Running a simulation into a run folder: the only place the stages are composed (an engine's columns, chunk by
 chunk, into :class:`~reversis_sim.record.RunFolder`).
 
-A chunk of matches is a pure function of (run description, chunk id) (DESIGN.md decision 7): it can run in any
-order, on any thread or machine, and a resumed run recomputes only the missing chunks. Writing chunks' Parquet
-overlaps with simulating the next one (writer threads, :func:`writers`; the numba kernels release the GIL). The
+A chunk of matches is a pure function of (run description, chunk id), depending on no other chunk and no global state:
+it can run in any order, on any thread or machine, and a resumed run recomputes only the missing chunks. Writing chunks'
+Parquet overlaps with simulating the next one (writer threads, :func:`writers`; the numba kernels release the GIL). The
 rules played are those the run description records (``RunSpec.rules_params``), never a preset looked up again by
 name.
 """

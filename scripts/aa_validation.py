@@ -29,16 +29,13 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from scipy import stats as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reversis_sim.analysis.stats import wilson_interval  # noqa: E402
-from reversis_sim.compare import compare  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+from reversis_sim.analysis.stats import wilson_interval
+from reversis_sim.compare import compare
+from reversis_sim.rules import get_preset
 
 OFFSETS = (10**6, 2 * 10**6)
 """Policy-seed offsets of the seat under test (candidate arm, baseline arm) in paired mode."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""What a reversis attempt is worth by the hand dealt, `avoid` against the tuned preset (issue 14), from the
+"""What a reversis attempt is worth by the hand dealt, `avoid` against the tuned preset, from the
 headline runs' part files: results/parlett_tuned/figures/attempt_value.png and results/tuning/attempts.json.
 
     python scripts/attempt_chart.py        # after scripts/headline_run.sh
@@ -7,21 +7,22 @@ headline runs' part files: results/parlett_tuned/figures/attempt_value.png and r
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reversis_sim.analysis.hands import by_hand
+from reversis_sim.plot import attempt_value, run_caption
+from reversis_sim.record import read_manifest
 
-from reversis_sim.analysis.hands import by_hand  # noqa: E402
-from reversis_sim.plot import attempt_value, run_caption  # noqa: E402
-from reversis_sim.record import read_manifest  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RUNS = {"avoid": ROOT / "results" / "parlett_avoid", "tuned": ROOT / "results" / "parlett_tuned"}
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     tables = {name: by_hand(path, "top_cards") for name, path in RUNS.items()}
     out = ROOT / "results" / "tuning" / "attempts.json"
     out.write_text(json.dumps({k: v.to_dicts() for k, v in tables.items()}, indent=1) + "\n")

@@ -22,6 +22,10 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+    print(__doc__)
+    sys.exit(0 if sys.argv[1:] else 2)
+
 PRESETS = ["parlett", "parlett_penguin", "parlett_no_espagnolette", "parlett_simple", "parlett_52", "modern",
            "modern_partie", "modern_simple", "modern_five", "modern_52", "pierer", "serbian"]
 SEATS = {"random": ["random"], "mixed": ["avoid", "random", "lowest", "cautious"],

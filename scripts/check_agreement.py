@@ -19,17 +19,14 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reversis_sim import reference  # noqa: E402
-from reversis_sim.game import first_difference  # noqa: E402
-from reversis_sim.kernel.compiled import check_engine_supported, engine_plays  # noqa: E402
-from reversis_sim.numba_engine.stress import STRESS  # noqa: E402
-from reversis_sim.numba_engine.trace import trace_match  # noqa: E402
-from reversis_sim.policies import parse_seats  # noqa: E402
-from reversis_sim.rules import PRESETS, RulesError  # noqa: E402
+from reversis_sim import reference
+from reversis_sim.game import first_difference
+from reversis_sim.kernel.compiled import check_engine_supported, engine_plays
+from reversis_sim.numba_engine.stress import STRESS
+from reversis_sim.numba_engine.trace import trace_match
+from reversis_sim.policies import parse_seats
+from reversis_sim.rules import PRESETS, RulesError
 
 ENGINE_PRESETS = tuple(name for name, r in PRESETS.items() if engine_plays(r))
 

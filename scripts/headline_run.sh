@@ -2,7 +2,7 @@
 # The headline results in results/: 10,000,000 deals of the classic rules between four copies of the default
 # heuristic, analysed and plotted; the same with four copies of the tuned preset (and the tuned presets of modern and
 # serbian beside their avoid runs); four copies of the search player (strong play) beside the tuned runs of parlett
-# and modern; four copies of the strong preset of each rule family (issue 28: strong play at the heuristics' speed,
+# and modern; four copies of the strong preset of each rule family (strong play at the heuristics' speed,
 # 10,000,000 deals under parlett, modern and serbian); plus one smaller run per rule set for the comparison across
 # presets.
 # Summary tables (JSON/CSV), manifests and figures are committed; the Parquet parts are ignored by git.
@@ -15,6 +15,10 @@
 #   HEADLINE=0 PRESETS="" TUNED=0 SEARCH=0 bash scripts/headline_run.sh  # only the strong runs
 #   REUSE=1 bash scripts/headline_run.sh    # keep complete runs (upgraded to the current schema), redo tables+figures
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  exit 0
+fi
 cd "$(dirname "$0")/.."
 mkdir -p results
 DEALS=${DEALS:-10000000}

@@ -1,4 +1,4 @@
-"""Coverage of the toolkit's 95% intervals where Reversis is wild (issue 24): truth runs against many small runs.
+"""Coverage of the toolkit's 95% intervals where Reversis is wild: truth runs against many small runs.
 
     python scripts/interval_coverage.py compare     # compare's intervals, 4 pairs x sizes x methods (~40 min cold)
     python scripts/interval_coverage.py runs        # every interval of simulate's summary and of analyze (~30 min cold)

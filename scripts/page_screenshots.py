@@ -21,8 +21,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests"))  # the browser test's own driver, tests/browser.py
 
 from browser import Browser, find_chromium  # noqa: E402
 

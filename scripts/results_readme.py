@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -11,9 +12,9 @@ HEADLINE = "parlett_avoid"
 PRESET_RUNS = ["parlett_avoid", "parlett_penguin_avoid", "parlett_52_avoid", "pierer_avoid", "modern_avoid",
                "modern_five_avoid", "serbian_avoid"]
 TUNED_PAIRS = [("parlett_avoid", "parlett_tuned"), ("modern_avoid", "modern_tuned"), ("serbian_avoid", "serbian_tuned")]
-"""(avoid run, tuned run) of one rule set: the tuned players beside the default heuristic (issue 14)."""
+"""(avoid run, tuned run) of one rule set: the tuned players beside the default heuristic."""
 STRONG_PAIRS = [("parlett_tuned", "parlett_strong"), ("serbian_tuned", "serbian_strong")]
-"""(tuned run, strong run) of one rule set: the strong preset beside the tuned one it changes (issue 28; under modern
+"""(tuned run, strong run) of one rule set: the strong preset beside the tuned one it changes (under modern
 strong_modern is tuned_modern, so there is no pair)."""
 SEARCH_PAIRS = [("parlett_strong", "parlett_search"), ("modern_strong", "modern_search")]
 """(strong run, search run) of one rule set: the search beside the strongest heuristic (issues 15, 28)."""
@@ -109,6 +110,7 @@ def what_changed(a: dict, t: dict, fa: dict, ft: dict, ea: dict, et: dict) -> st
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     run = ROOT / HEADLINE
     tables = json.loads((run / "tables" / "all.json").read_text())
     manifest = json.loads((run / "manifest.json").read_text())

@@ -1,4 +1,4 @@
-"""Coverage of the review's error-rate interval (issue 26, the rule of issue 24: print only an interval that holds).
+"""Coverage of the review's error-rate interval (print only an interval that holds).
 
 A truth: the error rate of ``--policy`` in seat 0 at a table of ``--field``, from ``--truth-matches`` matches
 (seed ``--seed``). Then ``--reps`` reviews of each size in ``--sizes`` (matches) on other seeds, each with its t
@@ -8,7 +8,7 @@ often the interval holds the truth, and on which side it misses.
 ``--measure luck``: the interval of the luck-adjusted fish per deal of seat 0 (fish minus the luck of the hand,
 :func:`reversis_sim.numba_engine.review._luck`), against the truth of the plain fish per deal of that seat (the
 luck has mean 0, so both estimate the same number) from ``--truth-matches`` matches played by the engine. With the
-player equal to its field this is the A/A check of issue 26; with another field, players that really differ.
+player equal to its field this is the A/A check; with another field, players that really differ.
 
     python scripts/review_coverage.py --policy avoid --field tuned --truth-matches 10000 --sizes 250,1000 --reps 100
     python scripts/review_coverage.py --measure luck --policy tuned --field tuned --truth-matches 100000 --sizes 250

@@ -6,6 +6,7 @@ interpreter, so that the committed copy carries its own run's outputs (tests/tes
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import tempfile
@@ -16,6 +17,7 @@ NOTEBOOK = ROOT / "analysis.ipynb"
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     import nbclient
     import nbformat
     from jupyter_client.kernelspec import KernelSpecManager

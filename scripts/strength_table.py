@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The strength table of the policies (issue 4), written to docs/strength.md.
+"""The strength table of the policies, written to docs/strength.md.
 
 For every named policy: its mean fish per deal ± 95% CI in one seat (each seat in turn, duplicate deals) against
 (a) three `random` players and (b) three copies of the best default heuristic (`avoid`), at least 1,000,000 deals
@@ -27,7 +27,7 @@ POLICIES = ["random", "naive", "avoid", "cautious", "hunter", "saver", "bold", "
 FIELDS = ["random", "avoid"]
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "strength.md"
-PRESETS_JSON = ROOT / "results" / "tuning" / "presets.json"  # written by scripts/tune_presets.py
+PRESETS_JSON = ROOT / "results" / "tuning" / "presets.json"  # written by studies/tune_presets/tune_presets.py
 HAND = ("<!-- written by hand: scripts/strength_table.py keeps what lies between these two lines -->",
         "<!-- end of what is written by hand -->")
 """The sections of docs/strength.md written by hand (the studies of issues 27 and 28), kept where they are when
@@ -62,10 +62,10 @@ def _ci(r: dict, mean: str = "confirmed_gain") -> str:
 
 
 def tuned_section(path: Path) -> list[str]:
-    """The tuned presets, their self-play rounds and the exploitability table, from scripts/tune_presets.py's
-    report (not recomputed here: that script is what measured them)."""
+    """The tuned presets, their self-play rounds and the exploitability table, from
+    studies/tune_presets/tune_presets.py's report (not recomputed here: that script is what measured them)."""
     if not path.exists():
-        return ["", f"(No tuned presets: run `python scripts/tune_presets.py` to write {path.name}.)"]
+        return ["", f"(No tuned presets: run `python studies/tune_presets/tune_presets.py` to write {path.name}.)"]
     report = json.loads(path.read_text())
     named = {}
     for k, v in NAMED.items():  # the first name of a spec (strong_modern is tuned_modern's spec)
@@ -77,8 +77,8 @@ def tuned_section(path: Path) -> list[str]:
            f"({report['budget_deals']:,} deals of search, {report['confirm_deals']:,} fresh deals of confirmation "
            "per round). A round's *confirmed gain* is its best response's gain over the field's own policy on the "
            "fresh deals: the field's exploitability by the family (a lower bound: the search may miss better "
-           "responses). The rounds stop when that interval contains 0. Made by `python scripts/tune_presets.py`; "
-           "the numbers are in `results/tuning/presets.json`.", "",
+           "responses). The rounds stop when that interval contains 0. Made by "
+           "`python studies/tune_presets/tune_presets.py`; the numbers are in `results/tuning/presets.json`.", "",
            "| rules | preset | setting | stopped | rounds | exploitability (last round) | gain over `avoid` [95% CI] |",
            "|---|---|---|---|---|---|---|"]
     for rules, r in report["rules"].items():

@@ -1,6 +1,6 @@
 """The analysis computed a second way, by the lazy polars queries of ``reversis_sim.analysis.headline`` and
 ``.payments`` over batches of part files (the documented examples of docs/schema.md): the tests' independent oracle
-of the one-pass scan, which is the toolkit's only path (issue 25)."""
+of the one-pass scan, which is the toolkit's only path."""
 
 import polars as pl
 

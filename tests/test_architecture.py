@@ -187,3 +187,39 @@ def test_the_map_names_every_module_in_its_floor():
             if row is None or (rel.name != "__init__.py" and f"`{rel.name}`" not in row):
                 missing.append(rel.as_posix())
     assert not missing, f"docs/architecture.md does not name these modules in their floor's row: {missing}"
+
+
+NAMED_SLOTS_PENDING = {"kernel/payments.py": 14, "kernel/settle.py": 16, "numba_engine/rows.py": 8,
+                       "policies/deal_nb.py": 6}
+"""Unnamed slots left in files being rewritten on another branch (their ledger, claims, trick and exchange columns
+have names in kernel/layout.py: LG_*, CL_*, TR_*, EX_*): counted so that they cannot grow; the numbers only fall."""
+
+
+def _unnamed_slots(path: Path) -> list[str]:
+    """Subscripts of a jitted function by an integer literal other than 0: a slot of a packed array read by its
+    number (``ws.hold[2]``, ``params[5]``, ``ledger[i, 3]``) rather than by a name."""
+    found = []
+    for fn in ast.walk(ast.parse(path.read_text())):
+        if isinstance(fn, ast.FunctionDef) and any("njit" in ast.unparse(d) for d in fn.decorator_list):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Subscript) and not ast.unparse(node.value).endswith(".shape"):
+                    index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                    if any(isinstance(i, ast.Constant) and type(i.value) is int and i.value != 0 for i in index):
+                        found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_jitted_function_reads_a_packed_array_by_an_unnamed_slot(path):
+    """Records, not packed arrays: a slot of an array whose slots mean different things is read by its name (a
+    module-level constant numba freezes: ``ws.lead[LEAD_WORLD]``, ``tricks[ti, TR_WINNER]``, ``params[SEARCH_TAU]``),
+    so that one name means one thing and an inserted slot renumbers nothing by hand. Index 0 stays allowed: a
+    one-cell array (a counter, a key) has no other slot."""
+    found = _unnamed_slots(path)
+    assert len(found) <= NAMED_SLOTS_PENDING.get(path.relative_to(PACKAGE).as_posix(), 0), found
+
+
+def test_the_unnamed_slot_check_can_fail(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("@njit_nrt_free\ndef f(ws):\n    return ws.hold[2] + ws.lead[0][1] + x.shape[1]\n")
+    assert _unnamed_slots(bad) == ["3: ws.hold[2]", "3: ws.lead[0][1]"]

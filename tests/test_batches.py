@@ -1,4 +1,4 @@
-"""Analysis in batches of part files (issue 5, flat memory): every table computed batch by batch equals the same
+"""Analysis in batches of part files (flat memory): every table computed batch by batch equals the same
 table computed over the whole run at once."""
 
 import numpy as np

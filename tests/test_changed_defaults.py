@@ -1,4 +1,4 @@
-"""A folder written before a family's defaults changed is read as ever and never continued (issue 27: `search`
+"""A folder written before a family's defaults changed is read as ever and never continued (`search`
 changed its defaults in 0.2.0): its rows, evaluations or reviewed decisions are of the old player, and continuing
 them with today's player of the same name would mix two players without a word."""
 

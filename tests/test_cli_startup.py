@@ -1,4 +1,4 @@
-"""The command line starts at once (issue 23): importing it, and running ``--help`` of every command, ``rules`` and
+"""The command line starts at once: importing it, and running ``--help`` of every command, ``rules`` and
 ``policies``, imports nothing of numba, scipy, polars, pyarrow, matplotlib (nor numpy): checked in a fresh
 interpreter, where nothing else has imported them. (How fast is measured, never asserted: README.)"""
 

@@ -1,4 +1,4 @@
-"""Scale-out (issue 17): a run and a comparison on a dask.distributed LocalCluster of two worker processes give the
+"""Scale-out: a run and a comparison on a dask.distributed LocalCluster of two worker processes give the
 rows and numbers of the local run; a killed worker costs only its chunk; an unusable scheduler is one sentence."""
 
 from __future__ import annotations
@@ -66,8 +66,7 @@ def test_a_comparison_on_the_cluster_has_the_local_numbers(two_workers):
     from reversis_sim.compare import duplicate
 
     here = duplicate.compare(PARLETT, "tuned", "avoid", n_matches=30, seed=5).summary()
-    with C.use(two_workers):
-        there = duplicate.compare(PARLETT, "tuned", "avoid", n_matches=30, seed=5).summary()
+    there = duplicate.compare(PARLETT, "tuned", "avoid", n_matches=30, seed=5, cluster=two_workers).summary()
     assert there == here and here["n_matches"] == 30
 
 
@@ -146,7 +145,7 @@ def test_workers_write_the_parts_on_shared_storage_with_the_same_rows(two_worker
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# issue 23: a cold cache, the thread count, and every way a cluster fails as one sentence
+# a cold cache, the thread count, and every way a cluster fails as one sentence
 # ----------------------------------------------------------------------------------------------------------------
 
 COLD = r'''

@@ -1,4 +1,4 @@
-"""Comparing policies (issue 7): exact zero for identical arms, purity in the seed, the variance reduction, the
+"""Comparing policies: exact zero for identical arms, purity in the seed, the variance reduction, the
 sequential test, tournaments, sweeps, comparison folders and the A/A script.
 
 Most tests run on the numba engine (fast, so they afford a few hundred matches); the reference engine plays the
@@ -323,7 +323,7 @@ def test_aa_validation_quick_mode(capsys):
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# intervals printed only where they hold (issue 24, docs/statistics.md §9)
+# intervals printed only where they hold (docs/statistics.md §9)
 
 
 def test_an_interval_is_printed_only_from_the_matches_it_needs():

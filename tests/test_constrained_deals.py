@@ -1,4 +1,4 @@
-"""Constrained deals end to end (issue 18): the two engines draw the same constrained deals chip for chip; the
+"""Constrained deals end to end: the two engines draw the same constrained deals chip for chip; the
 conditional deal is uniform (chi-square on small cases); runs record their constraints; bad input is exit 2."""
 
 import itertools

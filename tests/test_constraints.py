@@ -1,4 +1,4 @@
-"""Constrained deals (issue 18): the --where language and --predeal, parsed once; the readable evaluator and the
+"""Constrained deals: the --where language and --predeal, parsed once; the readable evaluator and the
 kernel's agree on every deal; bad input is one sentence naming what is wrong."""
 
 import random

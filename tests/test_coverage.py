@@ -1,4 +1,4 @@
-"""The coverage harness (``scripts/interval_coverage.py``, issue 24), fast and seeded: a skewed
+"""The coverage harness (``scripts/interval_coverage.py``), fast and seeded: a skewed
 pair of real players, its
 intervals' misses counted against the binomial band, and the judge itself shown to fail a bad interval.
 

@@ -1,4 +1,5 @@
-"""Reference-vs-kernel agreement (DESIGN.md decision 4): the numba engine plays every seeded deal exactly as
+"""Reference-vs-kernel agreement (the two engines must agree deal for deal): the numba engine plays every seeded deal
+exactly as
 ``reference.py`` does, card for card and chip for chip, for every preset.
 
 Whole deal records are compared (``trace_match`` against ``reference.play_match``): over about 6,900 deals of the
@@ -165,13 +166,13 @@ HEURISTIC_TABLES = [
     ["hunter", "saver", "bold", "naive"],
     ["avoid:duck=0,unload=0,shed=0,short=0,count=0", "avoid:lead_pay=1,ace_hunt=1,opposite=0",
      "avoid:reversis=6,break=2", "avoid:take=0,guard=0,declare=11,save_dumps=1"],
-    ["strong", "tuned", "strong_serbian", "avoid:q_bare=-20,q_guarded=40,guard=1"],  # the J♥ at the talon (issue 28)
+    ["strong", "tuned", "strong_serbian", "avoid:q_bare=-20,q_guarded=40,guard=1"],  # the J♥ at the talon
 ]
 
 
 @pytest.mark.parametrize("specs", HEURISTIC_TABLES, ids=["+".join(t) for t in HEURISTIC_TABLES])
 def test_heuristic_families_play_the_same_deals_in_both_engines(specs):
-    """Issue 4: agreement holds for every family, not only random (the policy code is shared; the engines are
+    """Agreement holds for every family, not only random (the policy code is shared; the engines are
     not), over every preset and the stress variants (a table of four is cycled over the five seats of
     ``modern_five``)."""
     checked, bad = 0, []

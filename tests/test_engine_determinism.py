@@ -1,5 +1,5 @@
-"""Determinism by key (DESIGN.md decisions 1, 2 and 7): the batch columns are byte-identical whatever the thread
-count and however the matches are split into calls."""
+"""Determinism by key (every draw a function of its key; matches independent; a chunk a pure function of its number):
+the batch columns are byte-identical whatever the thread count and however the matches are split into calls."""
 
 import numba
 import numpy as np

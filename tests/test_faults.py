@@ -1,4 +1,4 @@
-"""Faults and bad input (issue 13): never a wrong number without a word.
+"""Faults and bad input: never a wrong number without a word.
 
 Every probe is run the way a user meets it (the command line, or real processes for concurrent writers) and checked
 for the same three things: the exit status, one sentence that names the problem and the fix (no traceback), and

@@ -1,4 +1,4 @@
-"""Hands as dealt, and outcomes by hand feature (issue 14's attempt chart; issue 18 builds on it)."""
+"""Hands as dealt, and outcomes by hand feature (the attempt chart's data)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The three headline questions (issue 5) against a direct computation in pandas and numpy on the collected rows:
+"""The three headline questions against a direct computation in pandas and numpy on the collected rows:
 expected fish, the Quinola's risk and the reversis rates, each in a different way from the polars code."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Invariants over seeded random play (issue 2): every card exactly once, only legal plays, the Appendix A
+"""Invariants over seeded random play: every card exactly once, only legal plays, the Appendix A
 identities, chips conserved, the pool carried from deal to deal."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Determinism by key (DESIGN.md decision 1)."""
+"""Determinism by key: every draw a function of (seed, match, deal, purpose, seat, index)."""
 
 from collections import Counter
 

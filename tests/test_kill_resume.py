@@ -1,5 +1,5 @@
 """A run killed with SIGKILL at any moment and restarted with --resume ends with exactly the rows of an
-uninterrupted run (issue 5). Real processes, on the numba engine."""
+uninterrupted run. Real processes, on the numba engine."""
 
 import json
 import os

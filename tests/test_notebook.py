@@ -1,4 +1,4 @@
-"""The analysis notebook (issue 6): it runs end to end, and the committed copy carries a full-size run's outputs.
+"""The analysis notebook: it runs end to end, and the committed copy carries a full-size run's outputs.
 
 ``test_notebook_runs`` executes a copy of ``analysis.ipynb`` whose ``parameters`` cell ends by overriding the run
 sizes with tiny values and ``RUN_DIR`` with a folder under pytest's temporary folder, in a kernel on this

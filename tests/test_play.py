@@ -1,4 +1,4 @@
-"""``reversis-sim play`` driven as a person drives it (issue 29): through a pseudo-terminal, a fixed seed, cards
+"""``reversis-sim play`` driven as a person drives it: through a pseudo-terminal, a fixed seed, cards
 typed (legal, illegal, a ten under a 48-card preset, ``?``, ``hint``), Ctrl-C mid-deal and the end of input; the
 screen and the saved records checked. And the review from a record, which grades the person's cards, checked
 against ``review`` on a deal the bots played (the same numbers)."""
@@ -300,7 +300,7 @@ def test_the_summary_reviews_every_kept_deal_and_withholds_an_interval_it_cannot
     assert summary["fish_per_deal"] == pytest.approx(sum(r["result"]["fish"][2] for r in kept) / 3)
     assert summary["decisions"] == sum(x["non_forced"] for x in reviews)
     assert summary["error_rate"] == pytest.approx(sum(x["total_loss"] for x in reviews) / summary["decisions"])
-    assert summary["ci_low"] is None and summary["matches_needed"] == 1_000  # DESIGN.md decision 15
+    assert summary["ci_low"] is None and summary["matches_needed"] == 1_000  # no interval: no coverage
     text = summary_text(summary)
     assert "<- you" in text and "1,000 needed" in text and "tuned" in text
     r = CliRunner().invoke(main, ["play", "--summary", "--out", str(tmp_path / "games"), "--format", "json"])

@@ -1,4 +1,4 @@
-"""Figures (issue 6): every figure of a run is written, each one titled, labelled and captioned, and the data
+"""Figures: every figure of a run is written, each one titled, labelled and captioned, and the data
 behind the new figures (distribution, convergence) agrees with direct computation."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Policies: the spec parser and registry, the named presets, and the information discipline (issue 4)."""
+"""Policies: the spec parser and registry, the named presets, and the information discipline."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""The run folder: schema, atomic parts, manifest, resume, refusal of bad folders (issue 5)."""
+"""The run folder: schema, atomic parts, manifest, resume, refusal of bad folders."""
 
 import json
 
@@ -143,7 +143,7 @@ def test_columns_of_either_engine_are_a_pure_function_of_the_chunk(engine):
 
 
 def test_every_preset_runs_into_a_folder_with_the_numba_engine(tmp_path):
-    """Issue 8: simulate works for every preset, parlett_simple's shorter matches and modern_five's five seats
+    """Simulate works for every preset, parlett_simple's shorter matches and modern_five's five seats
     included; a part with a missing match is recomputed on resume."""
     from reversis_sim.analysis import load_run
     from reversis_sim.rules import PRESETS
@@ -172,7 +172,7 @@ def test_every_preset_runs_into_a_folder_with_the_numba_engine(tmp_path):
 
 
 def test_a_run_plays_the_rules_its_spec_records_not_the_preset_of_that_name(tmp_path):
-    """The bug of issue 12: a modified rule set wrote its parameters into the manifest but played the preset's."""
+    """A past bug: a modified rule set wrote its parameters into the manifest but played the preset's."""
     from reversis_sim.analysis import load_run
 
     rules = PARLETT.replace(party_bonus=40)

@@ -1,5 +1,5 @@
 """``replay --record`` and ``review --record``: the deals kept in a file (a person's games file, or what ``replay``
-wrote) are read strictly, refereed by the reference engine, drawn and reviewed (issue 29, point 4)."""
+wrote) are read strictly, refereed by the reference engine, drawn and reviewed ."""
 
 from __future__ import annotations
 

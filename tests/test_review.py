@@ -1,4 +1,4 @@
-"""The review (issue 26): the values it gives are the deal's own where they can be checked, it names the known best
+"""The review: the values it gives are the deal's own where they can be checked, it names the known best
 play of a hand-built position, and it refuses what it cannot mean."""
 
 import json

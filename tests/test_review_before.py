@@ -1,4 +1,4 @@
-"""The review of the decisions before the first lead (issue 26): the exchange (keep, or which card to discard) and
+"""The review of the decisions before the first lead: the exchange (keep, or which card to discard) and
 the declaration. Each option is played out from that moment in worlds of what the seat knew; the option played,
 played out in the true deal, is the deal itself; a hand-built exchange has a known best discard."""
 

@@ -1,10 +1,10 @@
-"""The error rate tells players apart as duplicate play does (issue 26, part 4), on fixed seeds: at a table of
+"""The error rate tells players apart as duplicate play does, on fixed seeds: at a table of
 ``tuned``, the players' error rates are in the reverse order of their duplicate gains against ``tuned`` there (a
 rank correlation), and wherever two error rates differ by more than twice the standard error of their difference,
 the player with the lower one gains more in duplicate. The review's deals (seed 41) and the comparison's (seed 42)
 are different deals: the error rate predicts, it is not read off the same cards.
 
-The full ladder, every preset and the search, is ``scripts/review_ladder.py`` (docs/review.md)."""
+The full ladder, every preset and the search, is ``studies/review_ladder/review_ladder.py`` (docs/review.md)."""
 
 from itertools import combinations
 

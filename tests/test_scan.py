@@ -1,4 +1,4 @@
-"""The one-pass scan of a run folder (issue 16), the toolkit's one analysis path, against the polars queries
+"""The one-pass scan of a run folder, the toolkit's one analysis path, against the polars queries
 (tests/polars_oracle.py): every headline table, summary and figure
 table equal (same rows and keys; means, standard errors and intervals to rel 1e-9; counts exact), on small runs of
 presets that stress the layout: matches of unequal length (simple scoring), five seats, two seats sharing a

@@ -1,4 +1,4 @@
-"""The search policy (issue 15): exact world sampling, the spec, and agreement of the engines on search seats."""
+"""The search policy: exact world sampling, the spec, and agreement of the engines on search seats."""
 
 import itertools
 import math
@@ -318,7 +318,7 @@ def test_the_engines_agree_on_search_seats(preset):
 
 
 def test_a_raced_option_leaves_the_race_when_its_upper_bound_is_not_above_the_own_card():
-    """Issue 27: after n worlds, a card stays while mean + race * SE of its paired gain over the own card is above
+    """After n worlds, a card stays while mean + race * SE of its paired gain over the own card is above
     0; the own card always stays."""
     from reversis_sim.policies.options_nb import raced
 
@@ -568,7 +568,7 @@ def test_a_sweep_or_a_tuning_of_a_search_keeps_its_rollout():
     for _, spec in grid_specs(base, {"worlds": [4, 8]}):
         assert spec.rollout == base.rollout and spec.values()[0] in (4, 8)
     assert build_space(base, ["worlds=2,4"]).spec({"worlds": 4}).rollout == base.rollout
-    inferring = parse_spec("search:infer=rollout,rollout=(avoid:take=0)")  # issue 27: tau is tuned like any real
+    inferring = parse_spec("search:infer=rollout,rollout=(avoid:take=0)")  # tau is tuned like any real
     tuned = build_space(inferring, ["tau=0.25..2"]).spec({"tau": 0.5})
     assert str(tuned) == "search:infer=rollout,tau=0.5,rollout=avoid:take=0"
     (infer,) = build_space("search", ["infer=none,rollout"]).dims  # a choice is tuned by its names

@@ -1,5 +1,5 @@
-"""The ``strong`` preset (issue 28): ``tuned`` with the J♥ let go at the talon when few hearts guard it (``q_bare``);
-docs/strength.md and scripts/strong_exchange.py measure it."""
+"""The ``strong`` preset: ``tuned`` with the J♥ let go at the talon when few hearts guard it (``q_bare``);
+docs/strength.md and studies/strong_exchange/strong_exchange.py measure it."""
 
 from __future__ import annotations
 
@@ -60,8 +60,8 @@ def test_strong_beats_tuned_in_duplicate():
 
 
 def test_the_speeds_of_tables_are_measured_in_turn_and_in_rounds():
-    """bench.tables_in_turn (scripts/strong_exchange.py, scripts/strength_speed.py): each player's table in every
-    round, the best round kept."""
+    """bench.tables_in_turn (the studies strong_exchange and strength_speed): each player's table in every round, the
+    best round kept."""
     from reversis_sim.bench import tables_in_turn
 
     seen = []

@@ -1,4 +1,4 @@
-"""Tuning (issue 14): the search space and its refusals, the search on objectives with a known answer, the honesty
+"""Tuning: the search space and its refusals, the search on objectives with a known answer, the honesty
 of explore-then-confirm, and the engine-backed tuner, best response and self-play from the API and the CLI."""
 
 from __future__ import annotations

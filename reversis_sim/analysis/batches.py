@@ -1,4 +1,4 @@
-"""A run read in batches of part files, so that its analysis needs the same memory for 1M deals as for 20M (issue 5).
+"""A run read in batches of part files, so that its analysis needs the same memory for 1M deals as for 20M.
 
 A polars query over one lazy scan of every part reads whole columns (the in-memory engine) or keeps a hash entry per
 match (the streaming engine, for the per-match totals every mean needs): memory grows with the run. A part file,

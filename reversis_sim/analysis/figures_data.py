@@ -1,5 +1,5 @@
 """The data the figures need that the headline tables lack: the distribution of fish per deal, and the running
-mean with its interval as deals accumulate (issue 6). Frames in, frames out.
+mean with its interval as deals accumulate. Frames in, frames out.
 
 Both functions take the run table (one row per deal and seat, a polars DataFrame or the LazyFrame of
 :func:`.run.load_run`) and aggregate *before* collecting: a histogram is a ``group_by`` on a bin index, the
@@ -201,7 +201,7 @@ def convergence(frame: Frame, by: str | Sequence[str] | None = "seat", points: i
                 level: float = 0.95) -> pl.DataFrame:
     """Running mean of fish per deal with its confidence interval as matches accumulate, per group.
 
-    The match is the sampling unit (DESIGN.md decision 2): matches are taken in match order; after ``g``
+    The match is the sampling unit (the pool carries from deal to deal): matches are taken in match order; after ``g``
     matches the mean is the total of ``value`` over their rows divided by the number of rows (the estimate of
     :func:`.headline.fish_by` on those matches), and its standard error is the cluster-robust one of
     :func:`.stats.ratio_mean_ci`, i.e. ``s / sqrt(g)`` with ``s`` the running standard deviation of the

@@ -1,6 +1,6 @@
-"""Every headline table of a run folder in one pass over its part files (issue 16).
+"""Every headline table of a run folder in one pass over its part files.
 
-The toolkit's one analysis path (issue 25). The polars queries of :mod:`.headline` (the documented examples, and
+The toolkit's one analysis path. The polars queries of :mod:`.headline` (the documented examples, and
 the tests' oracle, ``tests/polars_oracle.py``) run a lazy query per table and batch: several scans of the run, each
 hashing (group, match) pairs. :func:`scan_run` reads each part file once, only the columns
 the tables need, and reduces it to sums in numpy (:mod:`.scan_part`), leaning on the run table's layout

@@ -6,10 +6,10 @@ Everything here is a pure function of numpy arrays; the polars wrappers live in 
 The sampling unit
 -----------------
 Fish won per deal are heavy-tailed (rare payments of 64 fish and more) and the deals of one match are *not*
-independent: the Quinola pool carries from deal to deal and the dealer rotates (DESIGN.md decision 2). Matches
-are independent, so the match is the unit: every standard error below is computed from per-match quantities
-(cluster totals or per-match means), never from loose deals, and the t distribution gets ``n_units - 1`` degrees
-of freedom. Deal-level binomial intervals (:func:`wilson_interval`, :func:`clopper_pearson_interval`) assume
+independent: the Quinola pool carries from deal to deal and the dealer rotates, so the deals of a match are not
+independent. Matches are independent, so the match is the unit: every standard error below is computed from per-match
+quantities (cluster totals or per-match means), never from loose deals, and the t distribution gets ``n_units - 1``
+degrees of freedom. Deal-level binomial intervals (:func:`wilson_interval`, :func:`clopper_pearson_interval`) assume
 independent trials; use them for events the pool does not influence, or feed per-match rates to
 :func:`mean_ci` instead.
 

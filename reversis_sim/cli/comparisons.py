@@ -130,7 +130,7 @@ def _grid_value(param, text: str) -> float:
               help="SPRT: deals per batch between looks.")
 @with_constraint_options
 def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseline, field, deals, out, force, resume,
-            sprt, delta, alpha, beta, batch_deals, predeal, where):
+            sprt, delta, alpha, beta, batch_deals, predeal, where, cluster):
     """Is CANDIDATE better than BASELINE? Duplicate deals: the same matches (same cards, same policy
     randomness) are played with the candidate and with the baseline in each seat in turn against the field.
     Prints the paired mean difference in fish per deal (candidate minus baseline) with its 95% CI, the
@@ -170,12 +170,13 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
 
             res = working(library.sprt_compare, rules, candidate, baseline, field, delta=delta, alpha=alpha, beta=beta,
                           batch_matches=matches_of(rules, batch_deals), max_matches=matches_of(rules, deals),
-                          seed=seed, engine=engine, threads=threads, on_update=show, constraints=constraints)
+                          seed=seed, engine=engine, threads=threads, on_update=show, constraints=constraints,
+                          cluster=cluster)
             summary = library.json_ready(res.summary())
         else:
             res = working(library.compare, rules, candidate, baseline, field, n_matches=matches_of(rules, deals),
                           seed=seed, engine=engine, threads=threads, out=out, force=force, deals=constraints,
-                          resume=resume)
+                          resume=resume, cluster=cluster)
             summary = res.json_summary()
     except REFUSALS as e:
         fail(e)
@@ -211,7 +212,7 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
 @_resume_option("tournament")
 @with_constraint_options
 def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deals, out, force, resume, predeal,
-               where):
+               where, cluster):
     """Seat every policy in every seat against three copies of every policy, on the same deals: the payoff
     matrix (fish per deal of the row policy against a field of the column policy, with 95% CIs), a ranking,
     and pairwise claims corrected for multiple comparisons (Holm).
@@ -229,7 +230,8 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
     constraints = deals_from(rules, predeal, where, quiet=fmt == "json")
     try:
         res = working(library.tournament, rules, list(policies), n_matches=matches_of(rules, deals), seed=seed,
-                      engine=engine, threads=threads, out=out, force=force, deals=constraints, resume=resume)
+                      engine=engine, threads=threads, out=out, force=force, deals=constraints, resume=resume,
+                      cluster=cluster)
     except REFUSALS as e:
         fail(e)
     except OSError as e:
@@ -266,7 +268,7 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
 @click.option("--force", is_flag=True, help="Overwrite an existing sweep folder.")
 @_resume_option("sweep")
 def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, baseline, field, deals, confirm_seed,
-          confirm_deals, out, force, resume):
+          confirm_deals, out, force, resume, cluster):
     """Evaluate a grid of parameter values of BASE against BASELINE with paired statistics, Holm-corrected
     across the grid; with --confirm-seed the best setting found is re-tested alone on fresh deals.
 
@@ -297,7 +299,7 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
         res = working(library.sweep, rules, base, grid, baseline, field=field, n_matches=matches_of(rules, deals),
                       seed=seed, confirm_seed=confirm_seed,
                       confirm_matches=None if confirm_deals is None else matches_of(rules, confirm_deals),
-                      engine=engine, threads=threads, out=out, force=force, resume=resume)
+                      engine=engine, threads=threads, out=out, force=force, resume=resume, cluster=cluster)
     except REFUSALS as e:
         fail(e)
     except OSError as e:

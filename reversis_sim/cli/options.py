@@ -231,11 +231,12 @@ scheduler_option = click.option(
 @contextmanager
 def on_cluster(address: str | None):
     """The :class:`reversis_sim.cluster.Cluster` of ``--scheduler`` (None without one: nothing of dask is imported),
-    active for the comparisons while the block runs; one sentence and exit 1 when it cannot be used."""
+    open while the block runs, for the command to pass to the library; one sentence and exit 1 when it cannot be
+    used."""
     if address is None:
         yield None
         return
-    from ..cluster import connect, use
+    from ..cluster import connect
 
     n = local_workers(address)
     if n is not None and sys.stderr.isatty():
@@ -245,20 +246,20 @@ def on_cluster(address: str | None):
     except ClusterError as e:
         raise click.ClickException(str(e)) from None
     try:
-        with cluster, use(cluster):
+        with cluster:
             yield cluster
     except ClusterError as e:  # lost while the command ran: a worker that died, a scheduler that went away
         raise click.ClickException(str(e)) from None
 
 
 def with_common_options(f):
-    """The options every comparison command takes, ``--scheduler`` included (the command then runs on the
-    cluster)."""
+    """The options every comparison command takes, ``--scheduler`` included: the command is called with
+    ``cluster``, the open :class:`reversis_sim.cluster.Cluster` or None, which it passes to the library."""
 
     @functools.wraps(f)
     def on_the_cluster(*args, scheduler=None, **kwargs):
-        with on_cluster(scheduler):
-            return f(*args, **kwargs)
+        with on_cluster(scheduler) as cluster:
+            return f(*args, cluster=cluster, **kwargs)
 
     for option in reversed([*COMMON_OPTIONS, scheduler_option]):
         on_the_cluster = option(on_the_cluster)

@@ -1,4 +1,4 @@
-"""``reversis-sim tune | best-response``: searching a family's parameters honestly (issue 14). Parse, call
+"""``reversis-sim tune | best-response``: searching a family's parameters honestly. Parse, call
 :mod:`reversis_sim.tune`, print."""
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def _journal(ctx, kind: str, out, settings: dict, *, resume: bool, force: bool):
 @click.option("--self-play", "rounds", type=click.IntRange(1, 50), default=None,
               help="Iterate best responses for up to this many rounds, each against the previous round's best.")
 def tune(rules, rule_overrides, seed, engine, threads, fmt, base, baseline, field, params, budget_deals, eval_deals,
-         confirm_seed, confirm_deals, optimizer, out, force, resume, rounds):
+         confirm_seed, confirm_deals, optimizer, out, force, resume, rounds, cluster):
     """Search the parameters of BASE's family for the setting that gains most over BASELINE against FIELD,
     with an existing optimizer racing the candidates on the same deals, then re-test the chosen setting alone
     on fresh deals (--confirm-seed): that interval is the result, and a search that found nothing says so.
@@ -188,7 +188,7 @@ def tune(rules, rule_overrides, seed, engine, threads, fmt, base, baseline, fiel
               confirm_seed=confirm_seed, confirm_deals=confirm_deals, optimizer=optimizer)
     settings = {"rules_params": rules.to_params(), "base": base, "baseline": baseline, "field": fld,
                 "self_play": rounds, **kw}
-    kw.update(engine=engine, threads=threads, on_trial=_progress(fmt))
+    kw.update(engine=engine, threads=threads, on_trial=_progress(fmt), cluster=cluster)
     with _faults(out), _journal(click.get_current_context(), "tune", out, settings, resume=resume,
                                 force=force) as journal:
         if rounds:
@@ -213,7 +213,7 @@ def tune(rules, rule_overrides, seed, engine, threads, fmt, base, baseline, fiel
                    "or a search's rollout policy).")
 @with_budget_options
 def best_response(rules, rule_overrides, seed, engine, threads, fmt, field, base, params, budget_deals, eval_deals,
-                  confirm_seed, confirm_deals, optimizer, out, force, resume):
+                  confirm_seed, confirm_deals, optimizer, out, force, resume, cluster):
     """How much can the policy family exploit FIELD? Tune one seat against copies of FIELD (the baseline is
     FIELD itself in that seat) and confirm the best response on fresh deals: its gain is a lower bound on
     FIELD's exploitability within the family.
@@ -232,7 +232,7 @@ def best_response(rules, rule_overrides, seed, engine, threads, fmt, field, base
     with _faults(out), _journal(click.get_current_context(), "best-response", out, settings, resume=resume,
                                 force=force) as journal:
         result = working(library.best_response, rules, field, engine=engine, threads=threads,
-                         on_trial=_progress(fmt), journal=journal, **kw)
+                         on_trial=_progress(fmt), journal=journal, cluster=cluster, **kw)
         if out is not None:
             _write(out, "best-response", result, rules, {"exploited": field}, settings)
     if fmt == "json":

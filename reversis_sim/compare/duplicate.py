@@ -1,16 +1,17 @@
-"""The duplicate design: "is heuristic A better than B?" with the fewest deals and honest error control (issue 7).
+"""The duplicate design: "is heuristic A better than B?" with the fewest deals and honest error control.
 ``docs/statistics.md`` gives the design and every formula.
 
 Each match is played twice per seat rotation ``s = 0 .. n_seats - 1``: once with the *candidate* in seat ``s`` and
 the *field* (default: the baseline) in the other seats, once with the *baseline* in seat ``s`` and the same field.
-Determinism by key (DESIGN.md decision 1) makes both arms see the same cards and the same policy randomness, so
-the deal luck cancels in the per-match difference
+Determinism by key (every draw a function of seed, match, deal, purpose, seat) makes both arms see the same cards and
+the same policy randomness, so the deal luck cancels in the per-match difference
 
     d_m = mean_s (candidate's fish per deal in seat s) - mean_s (baseline's fish per deal in seat s),
 
-and the match (the sampling unit, decision 2) carries one number into :func:`.analysis.stats.paired_comparison`.
-Identical candidate and baseline give ``d_m == 0`` exactly. Non-zero ``policy_seed_offsets`` give the seat under
-test its own policy randomness on the same cards (a real A/A test, both engines).
+and the match (the sampling unit: the pool carries from deal to deal) carries one number into
+:func:`.analysis.stats.paired_comparison`. Identical candidate and baseline give ``d_m == 0`` exactly. Non-zero
+``policy_seed_offsets`` give the seat under test its own policy randomness on the same cards (a real A/A test, both
+engines).
 
 The summary prints the interval and the p-value only from the number of matches at which they hold
 (:mod:`.analysis.intervals`, ``n_needed``); the exact zero of identical arms is printed at any size.
@@ -193,7 +194,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
             match_deals: int | None = None, seed: int, engine: str = "numba", threads: int | None = None,
             out: str | Path | None = None, force: bool = False, level: float = 0.95, first_match: int = 0,
             policy_seed_offsets: int | tuple[int, int] = 0, baseline_seed: int | None = None,
-            deals: Deals | None = None, resume: bool = False) -> CompareResult:
+            deals: Deals | None = None, resume: bool = False, cluster=None) -> CompareResult:
     """Duplicate comparison of ``candidate`` against ``baseline`` on the same matches (module docstring).
 
     Parameters
@@ -216,6 +217,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
     baseline_seed : run seed of the baseline arm (default ``seed``); a different one makes an *unpaired* control
         (different cards: ``scripts/aa_validation.py --mode unpaired``)
     deals : constrained deals (``--predeal``, ``--where``: :class:`reversis_sim.constraints.Deals`)
+    cluster : a :class:`reversis_sim.cluster.Cluster` whose workers play the seatings (None: here)
 
     Returns
     -------
@@ -237,7 +239,7 @@ def compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spec | N
     if out is not None:
         prepare(Path(out), "compare", settings, force=force, resume=resume)
     arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=match_deals_, engine=engine,
-                threads=threads, deals=deals)
+                threads=threads, deals=deals, cluster=cluster)
     dup, paired, _ = compare_block(arms, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,
                                    level=level)
     result = result_of(arms, dup, paired, cand, base, fld, seed=seed, baseline_seed=baseline_seed, offsets=offsets,

@@ -1,7 +1,7 @@
 """Seatings of a block of matches, each simulated once and reduced to per-match, per-seat fish totals.
 
 A seating is (the spec of every seat, the run seed, the policy seed of every seat). Equal seatings are pure
-functions of the same keys (DESIGN.md decision 1), so :class:`Arms` simulates each once and hands the same
+functions of the same keys (determinism by key), so :class:`Arms` simulates each once and hands the same
 :class:`Table` to every arm that needs it: the all-baseline table when the field is the baseline, the baseline arm
 of every point of a sweep, the diagonal of a tournament.
 """
@@ -50,10 +50,12 @@ class Table:
 
 class Arms:
     """Seatings of one block of matches (``first_match .. first_match + n_matches - 1``), each simulated once by
-    the engine called ``engine`` (:func:`reversis_sim.engines.get_engine`)."""
+    the engine called ``engine`` (:func:`reversis_sim.engines.get_engine`), here or, given ``cluster`` (a
+    :class:`reversis_sim.cluster.Cluster`), on its workers chunk by chunk (the same numbers)."""
 
     def __init__(self, rules: Rules, *, first_match: int, n_matches: int, match_deals: int, engine: str,
-                 threads: int | None, chunk_matches: int = CHUNK_MATCHES, deals: Deals | None = None):
+                 threads: int | None, chunk_matches: int = CHUNK_MATCHES, deals: Deals | None = None,
+                 cluster=None):
         if n_matches < 1:
             raise ValueError(f"n_matches must be at least 1, got {n_matches}")
         if first_match < 0:
@@ -64,7 +66,8 @@ class Arms:
         self.engine.check(rules)
         self.rules, self.first_match, self.n_matches, self.match_deals = rules, first_match, n_matches, match_deals
         self.threads, self.chunk_matches = threads, chunk_matches
-        self.deals = deals  # constrained deals (issue 18): every seating draws the same ones
+        self.deals = deals  # constrained deals: every seating draws the same ones
+        self.cluster = cluster
         self.memo: dict[tuple, Table] = {}
         self.n_deals_simulated = 0
 
@@ -90,10 +93,8 @@ class Arms:
         self.memo = {k: v for k, v in self.memo.items() if k in keep}
 
     def _play(self, seats: list[PolicySpec], seed: int, policy_seeds: tuple[int, ...] | None) -> Table:
-        from ..cluster import active
-
         starts = range(0, self.n_matches, self.chunk_matches)
-        cluster = active()
+        cluster = self.cluster
         engine = self.engine.name if cluster is not None else self.engine  # a name travels; the object is here
         args = [(self.rules, [str(s) for s in seats], seed, policy_seeds, self.first_match + start,
                  min(self.chunk_matches, self.n_matches - start), self.match_deals, engine,

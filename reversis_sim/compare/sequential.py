@@ -73,7 +73,7 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
                  engine: str = "numba", on_update: Callable[[SprtUpdate], None] | None = None,
                  match_deals: int | None = None, threads: int | None = None, min_units: int = MIN_UNITS,
                  policy_seed_offsets: int | tuple[int, int] = 0, level: float = 0.95,
-                 constraints: Deals | None = None, margin: float = MARGIN) -> SprtResult:
+                 constraints: Deals | None = None, margin: float = MARGIN, cluster=None) -> SprtResult:
     """Play the duplicate design in batches of matches until the GSPRT accepts H1 or H0, or ``max_matches``.
 
     H1: the candidate wins ``delta`` fish per deal more than the baseline; H0: it wins no more (difference 0).
@@ -84,7 +84,8 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
     many matches (default :data:`.analysis.sequential.MIN_UNITS`; with a ``max_matches`` below it the test can
     only be inconclusive); ``margin``: the bounds are Wald's for ``margin`` times ``alpha`` and ``beta``
     (:data:`.analysis.sequential.MARGIN`: with both defaults the error rates of skewed real pairs stayed below
-    ``alpha`` and ``beta``, docs/statistics.md §9).
+    ``alpha`` and ``beta``, docs/statistics.md §9); ``cluster``: a :class:`reversis_sim.cluster.Cluster` whose
+    workers play the batches (None: here).
     """
     rules = as_rules(rules)
     if batch_matches < 1 or max_matches < 1:
@@ -100,7 +101,7 @@ def sprt_compare(rules: Rules | str, candidate: Spec, baseline: Spec, field: Spe
     while n_done < max_matches:
         size = min(batch_matches, max_matches - n_done)
         arms = Arms(rules, first_match=n_done, n_matches=size, match_deals=deals, engine=engine, threads=threads,
-                    deals=constraints)
+                    deals=constraints, cluster=cluster)
         dup, _, d = compare_block(arms, cand, base, fld, seed=seed, baseline_seed=seed, offsets=offsets,
                                   level=level)
         a_all.append(dup.a.mean(axis=0))

@@ -1,5 +1,6 @@
 """Parameter sweeps: a grid of a family's parameters against a baseline, Holm-corrected across the grid, with the
-best point re-tested alone on fresh deals (explore on one seed, confirm on another: DESIGN.md decision 14)."""
+best point re-tested alone on fresh deals (explore on one seed, confirm on another: a point chosen on some deals is
+biased upward on them)."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
           n_matches: int, seed: int, confirm_seed: int | None = None, confirm_matches: int | None = None,
           engine: str = "numba", field: Spec | None = None, match_deals: int | None = None,
           threads: int | None = None, alpha: float = 0.05, level: float = 0.95, out: str | Path | None = None,
-          force: bool = False, resume: bool = False) -> SweepResult:
+          force: bool = False, resume: bool = False, cluster=None) -> SweepResult:
     """Compare every grid point with ``baseline`` (the duplicate design of :func:`compare`, all points on the same
     matches of the explore ``seed``; the baseline arm is simulated once), Holm-correct across the points, pick
     the best mean difference, and, given ``confirm_seed`` (a seed other than ``seed``: fresh deals), re-test the
@@ -92,7 +93,8 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
     explore seed only, so the confirm p-value is an honest single test of the chosen setting.
 
     ``out`` writes ``grid.parquet`` and a manifest (kind ``sweep``, with the confirm summary); ``resume`` computes
-    again a folder of the same sweep whose table is truncated, missing or foreign."""
+    again a folder of the same sweep whose table is truncated, missing or foreign. ``cluster``: a
+    :class:`reversis_sim.cluster.Cluster` whose workers play the seatings (None: here)."""
     rules = as_rules(rules)
     if confirm_matches is not None and confirm_seed is None:
         raise ValueError("confirm_matches needs a confirm_seed (a seed other than the explore seed)")
@@ -109,7 +111,8 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
                 "n_matches": n_matches, "match_deals": deals, "alpha": alpha, "level": level}
     if out is not None:
         prepare(Path(out), "sweep", settings, force=force, resume=resume)
-    arms = Arms(rules, first_match=0, n_matches=n_matches, match_deals=deals, engine=engine, threads=threads)
+    arms = Arms(rules, first_match=0, n_matches=n_matches, match_deals=deals, engine=engine, threads=threads,
+                cluster=cluster)
     rows = []
     for index, (values, spec) in enumerate(points):
         before = arms.n_deals_simulated
@@ -126,7 +129,7 @@ def sweep(rules: Rules | str, base_spec: Spec, grid: Mapping[str, Sequence[float
     confirm = confirmed = None
     if confirm_seed is not None:
         confirm = compare(rules, best, base, fld, n_matches=confirm_matches or n_matches, match_deals=deals,
-                          seed=int(confirm_seed), engine=engine, threads=threads, level=level)
+                          seed=int(confirm_seed), engine=engine, threads=threads, level=level, cluster=cluster)
         confirmed = bool(confirm.n_needed == 0 and confirm.p_value < alpha and confirm.mean_difference > 0)
     result = SweepResult(table, best, confirm, confirmed)
     if out is not None:

@@ -74,7 +74,7 @@ def claims(pairwise: pl.DataFrame, match_deals: int) -> pl.DataFrame:
 def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, seed: int, engine: str = "numba",
                match_deals: int | None = None, threads: int | None = None, level: float = 0.95,
                alpha: float = 0.05, first_match: int = 0, out: str | Path | None = None,
-               force: bool = False, deals: Deals | None = None, resume: bool = False) -> TournamentResult:
+               force: bool = False, deals: Deals | None = None, resume: bool = False, cluster=None) -> TournamentResult:
     """Every policy in every seat against three (``n_seats - 1``) copies of every policy, on the same deals.
 
     ``M[i][j]`` = mean over matches of (mean over the seat rotations of policy i's fish per deal against a field
@@ -83,7 +83,8 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
     :func:`.analysis.stats.paired_comparison` of the per-match row means of i and j (same fields, same deals),
     Holm-corrected over all pairs at family-wise level ``alpha``. ``out`` writes ``payoff``, ``ranking``,
     ``pairwise`` and ``values`` Parquet tables and a manifest (kind ``tournament``); ``resume`` computes again a
-    folder of the same tournament one of whose tables is truncated, missing or foreign.
+    folder of the same tournament one of whose tables is truncated, missing or foreign. ``cluster``: a
+    :class:`reversis_sim.cluster.Cluster` whose workers play the seatings (None: here).
     """
     rules = as_rules(rules)
     specs = [as_spec(p) for p in policies]
@@ -101,7 +102,7 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
     if out is not None:
         prepare(Path(out), "tournament", settings, force=force, resume=resume)
     arms = Arms(rules, first_match=first_match, n_matches=n_matches, match_deals=per_match, engine=engine,
-                threads=threads, deals=deals)
+                threads=threads, deals=deals, cluster=cluster)
     n, k = rules.n_seats, len(specs)
     values = np.empty((k, k, n_matches))
     for i, j in itertools.product(range(k), range(k)):

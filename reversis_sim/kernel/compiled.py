@@ -12,8 +12,8 @@ Kernels never see the dataclass: :func:`compile_rules` gives
 
 The constants are module globals, so numba freezes them into the compiled code.
 
-Every preset is one parameter vector of the same kernels (DESIGN.md decision 3). The differences that choose a
-branch rather than an amount:
+Every preset is one parameter vector of the same kernels (a rule difference is a parameter, never a fork of the deal
+loop). The differences that choose a branch rather than an amount:
 
 - ``P_SCORING`` picks the settlement (:mod:`.payments`): ``party`` (the parlett family, ``pierer``), ``penalty``
   (the ``modern`` family: penalty fiches, the Quinola surcharge, the bête, the pot), ``bank`` (``serbian``), ``simple``
@@ -49,84 +49,124 @@ MAX_TRICKS = 13
 MAX_LEDGER = 96  # payment rows per deal; no preset writes more than 45 (see layout.py)
 MAX_CLAIMS = 8  # led Aces and Quinola claims per deal (at most 5)
 
-# --- params indices --------------------------------------------------------------------------------------------
-P_HAND_SIZE = 0  # also the number of tricks
-P_DEALER_EXTRA = 1
-P_TALON = 2  # TALON_NONE | TALON_BLIND | TALON_TAKE
-P_FIRST_LEAD_HEART = 3
-P_RESTAKE_BELOW = 4
-P_RESTAKE_EACH = 5
-P_RESTAKE_DEALER = 6
-P_EVERY_EACH = 7
-P_EVERY_DEALER = 8
-P_ACE_DUMPED = 9  # the three amounts of each kind: dumped, forced, led (kind = K_ACE, K_ACE_D, K_QUINOLA)
-P_ACE_FORCED = 10
-P_ACE_LED = 11
-P_ACE_D_DUMPED = 12
-P_ACE_D_FORCED = 13
-P_ACE_D_LED = 14
-P_Q_DUMPED = 15
-P_Q_FORCED = 16
-P_Q_LED = 17
-P_Q_FORCED_EACH_OTHER = 18
-P_Q_POOL_DUMPED_WINS = 19
-P_Q_POOL_FORCED_DOUBLES = 20
-P_Q_POOL_LED_DOUBLES = 21
-P_OPPOSITE_FACTOR = 22  # 1 at a five-seat table (nobody sits opposite, F0.2)
-P_LAST_TRICKS_COUNT = 23
-P_LAST_TRICKS_FACTOR = 24
-P_PARTY_BONUS = 25
-P_PARTY_PAYERS = 26  # PAYERS_EACH_OTHER | PAYERS_LOSER_ONLY | PAYERS_NONE
-P_PARTY_OPPOSITE_FACTOR = 27  # 1 at a five-seat table
-P_SCORING = 28  # SCORING_PARTY | SCORING_PENALTY | SCORING_BANK | SCORING_SIMPLE: which settlement runs
-P_N_SEATS = 29  # 4, or 5 (then the dealer sits out: check_engine_supported)
-P_SIT_OUT = 30  # the dealer sits out (modern_five; implied by P_N_SEATS == 5, which the kernels use)
-P_POOL_PERSISTS = 31  # the pool carries to the next deal (else every deal starts at 0, F0.7)
-P_REVERSIS = 32
-P_COMMIT_AFTER = 33
-P_ROLLBACK_SIDE = 34
-P_ROLLBACK_POOL = 35
-P_ROLLBACK_CLAIMS = 36
-P_REV_NEIGHBOUR = 37
-P_REV_OPPOSITE = 38  # = P_REV_NEIGHBOUR at a five-seat table
-P_REV_EACH_OPPONENT = 39  # penalty scoring (modern family): made reversis, from each opponent
-P_REV_TO_BREAKER = 40
-P_CANCEL_PARTY = 41
-P_ESP = 42
-P_ESP_FOUR_ACES = 43
-P_ESP_JH_THREE_ACES = 44
-P_ESP_FOUR_ACES_JH = 45
-P_ESP_THREE_ACES_KING = 46
-P_ESP_RENOUNCE = 47
-P_ESP_RETURN_FACTOR = 48
-P_ESP_POOL_RETURN_FACTOR = 49
-P_DEALER_STEP = 50
-P_N_DECK = 51
-P_REV_BROKEN_PAYS_POOL = 52
-P_DECLARER_CAN_COMMIT = 53
-P_Q_FORCED_PLUS_POOL = 54
-P_DECK_MASK = 55  # every card of the deck as a mask (card codes stay below 61, so it fits an int64)
-P_DOUBLE_ANTE = 56  # serbian (F3.3): every-deal antes doubled after a deal with a J♥ placement
-P_REV_BROKEN_EACH_OPPONENT = 57  # penalty scoring: a broken reversis pays each opponent
-P_ESP_EACH_OPPONENT = 58  # penalty scoring: made/failed espagnolette, from/to each opponent
-P_ESP_GOAL = 59  # the declarer names a goal, lose_all or win_all (modern family)
-P_BETE = 60  # penalty and bank scoring: the bête pays the deal winner this
-P_BETE_SHARE = 61  # of which this goes to the sitting-out dealer (0 unless the dealer sits out, F1.6)
-P_WINNER_TAKES_POOL = 62  # penalty scoring: the deal winner takes the pot (not modern_partie)
-P_Q_CAPTURE_SURCHARGE = 63  # penalty scoring: the J♥ captured costs its taker the pot + this, into the pot
-P_PLACEMENT_IS_CAPTURE = 64  # modern_simple: a placed J♥ counts as captured
-P_SIMPLE_Q_EXTRA = 65  # simple scoring: taking the J♥ scores this on top of its point
-P_TARGET_TOTAL = 66  # simple scoring: the match ends after the deal in which a running total reaches this
-P_TIE_POS = 67  # 67..71: position in the tie order of the seat at offset k from the dealer (smaller wins)
-P_REV_PLUS_POOL = 72  # a made reversis also takes the pool (modern, serbian)
-P_PENALTY_TO_POOL = 73  # penalty scoring: card points are paid into the pot as penalty fiches (A18)
-P_ESP_REVERSIS_EXTRA = 74  # bank scoring: a declarer pays the maker of a made reversis this more (F3.7)
-N_PARAMS = P_ESP_REVERSIS_EXTRA + 1
-
 TALON_NONE, TALON_BLIND, TALON_TAKE = 0, 1, 2  # rules.TALON_MODES: none, optional_blind_exchange, take_then_discard
 PAYERS_EACH_OTHER, PAYERS_LOSER_ONLY, PAYERS_NONE = 0, 1, 2
 SCORING_PARTY, SCORING_PENALTY, SCORING_BANK, SCORING_SIMPLE = 0, 1, 2, 3  # the index in rules.SCORINGS
 NOT_RANKED = 99  # tie position of the sitting-out dealer (never ranked)
+
+# --- the params slots: each declared once, its index and how the compiler fills it from the rules ---------------
+_PARAMS: list = []
+"""How the compiler fills every slot of ``params``, in index order: ``(width, value)``; ``value(r)`` gives the
+slot's value (a sequence of ``width`` values for a wider slot) from the :class:`~reversis_sim.rules.Rules` ``r``."""
+
+
+def _slot(value, width: int = 1) -> int:
+    """Declare the next slot of ``params`` and how the compiler fills it; its index is returned, a plain ``int``
+    that numba freezes into the kernels where a module-level ``P_*`` holds it (numba reads globals when it
+    compiles). A new rule parameter is one such line, and the kernel code that reads it."""
+    _PARAMS.append((width, value))
+    return sum(w for w, _ in _PARAMS) - width
+
+
+def _four(r: Rules) -> bool:
+    """F0.2: seats sit opposite only at a four-seat table; elsewhere every opposite factor is 1."""
+    return r.n_seats == 4
+
+
+P_HAND_SIZE = _slot(lambda r: r.hand_size)  # also the number of tricks
+P_DEALER_EXTRA = _slot(lambda r: r.dealer_extra_card)
+P_TALON = _slot(lambda r: TALON_MODES.index(r.talon_mode))  # TALON_NONE | TALON_BLIND | TALON_TAKE
+P_FIRST_LEAD_HEART = _slot(lambda r: r.first_lead_rule == "heart_if_able")
+P_RESTAKE_BELOW = _slot(lambda r: r.restake_below)
+P_RESTAKE_EACH = _slot(lambda r: r.restake_each)
+P_RESTAKE_DEALER = _slot(lambda r: r.restake_dealer)
+P_EVERY_EACH = _slot(lambda r: r.every_each)
+P_EVERY_DEALER = _slot(lambda r: r.every_dealer)
+# the three amounts of each kind: dumped, forced, led (kind = K_ACE, K_ACE_D, K_QUINOLA)
+P_ACE_DUMPED = _slot(lambda r: r.ace_dumped)
+P_ACE_FORCED = _slot(lambda r: r.ace_forced)
+P_ACE_LED = _slot(lambda r: r.ace_led)
+P_ACE_D_DUMPED = _slot(lambda r: r.ace_diamond_dumped)
+P_ACE_D_FORCED = _slot(lambda r: r.ace_diamond_forced)
+P_ACE_D_LED = _slot(lambda r: r.ace_diamond_led)
+P_Q_DUMPED = _slot(lambda r: r.quinola_dumped)
+P_Q_FORCED = _slot(lambda r: r.quinola_forced_holder)
+P_Q_LED = _slot(lambda r: r.quinola_led_holder)
+P_Q_FORCED_EACH_OTHER = _slot(lambda r: r.quinola_forced_each_other)
+P_Q_POOL_DUMPED_WINS = _slot(lambda r: r.quinola_pool_dumped == "win_pool")
+P_Q_POOL_FORCED_DOUBLES = _slot(lambda r: r.quinola_pool_forced == "double_pool")
+P_Q_POOL_LED_DOUBLES = _slot(lambda r: r.quinola_pool_led == "double_pool")
+P_OPPOSITE_FACTOR = _slot(lambda r: r.opposite_factor if _four(r) else 1)
+P_LAST_TRICKS_COUNT = _slot(lambda r: r.last_tricks_count)
+P_LAST_TRICKS_FACTOR = _slot(lambda r: r.last_tricks_factor)
+P_PARTY_BONUS = _slot(lambda r: r.party_bonus)
+P_PARTY_PAYERS = _slot(# PAYERS_EACH_OTHER | PAYERS_LOSER_ONLY | PAYERS_NONE
+                       lambda r: ("each_other", "loser_only", "none").index(r.party_payers))
+P_PARTY_OPPOSITE_FACTOR = _slot(lambda r: r.party_opposite_factor if _four(r) else 1)
+# SCORING_PARTY | SCORING_PENALTY | SCORING_BANK | SCORING_SIMPLE: which settlement runs
+P_SCORING = _slot(lambda r: SCORINGS.index(r.scoring))
+P_N_SEATS = _slot(lambda r: r.n_seats)  # 4, or 5 (then the dealer sits out: check_engine_supported)
+# the dealer sits out (modern_five; implied by P_N_SEATS == 5, which the kernels use)
+P_SIT_OUT = _slot(lambda r: r.dealer_sits_out)
+# the pool carries to the next deal (else every deal starts at 0, F0.7)
+P_POOL_PERSISTS = _slot(lambda r: r.pool_persists)
+P_REVERSIS = _slot(lambda r: r.reversis_enabled)
+P_COMMIT_AFTER = _slot(lambda r: r.reversis_commit_after)
+P_ROLLBACK_SIDE = _slot(lambda r: "side_payments" in r.reversis_rollback)
+P_ROLLBACK_POOL = _slot(lambda r: "pool" in r.reversis_rollback)
+P_ROLLBACK_CLAIMS = _slot(lambda r: "led_claims" in r.reversis_rollback)
+P_REV_NEIGHBOUR = _slot(lambda r: r.reversis_neighbour)
+# = P_REV_NEIGHBOUR at a five-seat table
+P_REV_OPPOSITE = _slot(lambda r: r.reversis_opposite if _four(r) else r.reversis_neighbour)
+# penalty scoring (modern family): made reversis, from each opponent
+P_REV_EACH_OPPONENT = _slot(lambda r: r.reversis_each_opponent)
+P_REV_TO_BREAKER = _slot(lambda r: r.reversis_to_breaker)
+P_CANCEL_PARTY = _slot(lambda r: r.cancel_party_on_success)
+P_ESP = _slot(lambda r: r.espagnolette_enabled)
+P_ESP_FOUR_ACES = _slot(lambda r: "four_aces" in r.espagnolette_hands)
+P_ESP_JH_THREE_ACES = _slot(lambda r: "JH_plus_three_aces" in r.espagnolette_hands)
+P_ESP_FOUR_ACES_JH = _slot(lambda r: "four_aces_plus_JH" in r.espagnolette_hands)
+P_ESP_THREE_ACES_KING = _slot(lambda r: "three_aces_plus_king" in r.espagnolette_hands)
+P_ESP_RENOUNCE = _slot(lambda r: r.espagnolette_renounce_tricks)
+P_ESP_RETURN_FACTOR = _slot(lambda r: r.espagnolette_return_factor)
+P_ESP_POOL_RETURN_FACTOR = _slot(lambda r: r.espagnolette_pool_return_factor)
+P_DEALER_STEP = _slot(lambda r: r.dealer_step)
+P_N_DECK = _slot(lambda r: len(r.tables.deck))
+P_REV_BROKEN_PAYS_POOL = _slot(lambda r: r.reversis_broken_pays_pool)
+P_DECLARER_CAN_COMMIT = _slot(lambda r: r.declarer_can_commit)
+P_Q_FORCED_PLUS_POOL = _slot(lambda r: r.quinola_forced_plus_pool)
+# every card of the deck as a mask (card codes stay below 61, so it fits an int64)
+P_DECK_MASK = _slot(lambda r: C.mask(r.tables.deck))
+# serbian (F3.3): every-deal antes doubled after a deal with a J♥ placement
+P_DOUBLE_ANTE = _slot(lambda r: r.double_ante_after_placement)
+# penalty scoring: a broken reversis pays each opponent
+P_REV_BROKEN_EACH_OPPONENT = _slot(lambda r: r.reversis_broken_each_opponent)
+# penalty scoring: made/failed espagnolette, from/to each opponent
+P_ESP_EACH_OPPONENT = _slot(lambda r: r.espagnolette_each_opponent)
+# the declarer names a goal, lose_all or win_all (modern family)
+P_ESP_GOAL = _slot(lambda r: r.espagnolette_goal_choice)
+P_BETE = _slot(lambda r: r.bete_payment)  # penalty and bank scoring: the bête pays the deal winner this
+# of which this goes to the sitting-out dealer (0 unless the dealer sits out, F1.6)
+P_BETE_SHARE = _slot(lambda r: r.bete_dealer_share if r.dealer_sits_out else 0)
+# penalty scoring: the deal winner takes the pot (not modern_partie)
+P_WINNER_TAKES_POOL = _slot(lambda r: r.winner_takes_pool)
+# penalty scoring: the J♥ captured costs its taker the pot + this, into the pot
+P_Q_CAPTURE_SURCHARGE = _slot(lambda r: r.quinola_capture_surcharge)
+# modern_simple: a placed J♥ counts as captured
+P_PLACEMENT_IS_CAPTURE = _slot(lambda r: r.placement_is_capture)
+# simple scoring: taking the J♥ scores this on top of its point
+P_SIMPLE_Q_EXTRA = _slot(lambda r: r.simple_quinola_extra)
+# simple scoring: the match ends after the deal in which a running total reaches this
+P_TARGET_TOTAL = _slot(lambda r: r.target_total)
+# P_TIE_POS + k, k < MAX_SEATS: position in the tie order of the seat at offset k from the dealer (smaller wins)
+P_TIE_POS = _slot(lambda r: [r.tie_offsets.index(k) if k in r.tie_offsets else NOT_RANKED
+                                        for k in range(MAX_SEATS)], width=MAX_SEATS)
+P_REV_PLUS_POOL = _slot(lambda r: r.reversis_plus_pool)  # a made reversis also takes the pool
+# penalty scoring: card points are paid into the pot as penalty fiches (A18)
+P_PENALTY_TO_POOL = _slot(lambda r: r.penalty_to_pool)
+# bank scoring: a declarer pays the maker of a made reversis this more (F3.7)
+P_ESP_REVERSIS_EXTRA = _slot(lambda r: r.espagnolette_reversis_extra)
+N_PARAMS = sum(width for width, _ in _PARAMS)
 
 T_STRENGTH, T_TRICK_POINTS, T_TALON_POINTS = 0, 1, 2
 
@@ -215,79 +255,13 @@ def engine_plays(rules: Rules) -> bool:
 def compile_rules(rules: Rules) -> CompiledRules:
     """The flat arrays of ``rules`` (validated with :func:`check_engine_supported`)."""
     check_engine_supported(rules)
-    r = rules
-    four = r.n_seats == 4  # F0.2: seats sit opposite only at a four-seat table; elsewhere every factor is 1
     p = np.zeros(N_PARAMS, dtype=np.int64)
-    p[P_HAND_SIZE] = r.hand_size
-    p[P_DEALER_EXTRA] = r.dealer_extra_card
-    p[P_TALON] = TALON_MODES.index(r.talon_mode)
-    p[P_FIRST_LEAD_HEART] = r.first_lead_rule == "heart_if_able"
-    p[P_RESTAKE_BELOW] = r.restake_below
-    p[P_RESTAKE_EACH] = r.restake_each
-    p[P_RESTAKE_DEALER] = r.restake_dealer
-    p[P_EVERY_EACH] = r.every_each
-    p[P_EVERY_DEALER] = r.every_dealer
-    p[P_ACE_DUMPED], p[P_ACE_FORCED], p[P_ACE_LED] = r.ace_dumped, r.ace_forced, r.ace_led
-    p[P_ACE_D_DUMPED], p[P_ACE_D_FORCED], p[P_ACE_D_LED] = (r.ace_diamond_dumped, r.ace_diamond_forced,
-                                                          r.ace_diamond_led)
-    p[P_Q_DUMPED], p[P_Q_FORCED], p[P_Q_LED] = r.quinola_dumped, r.quinola_forced_holder, r.quinola_led_holder
-    p[P_Q_FORCED_EACH_OTHER] = r.quinola_forced_each_other
-    p[P_Q_POOL_DUMPED_WINS] = r.quinola_pool_dumped == "win_pool"
-    p[P_Q_POOL_FORCED_DOUBLES] = r.quinola_pool_forced == "double_pool"
-    p[P_Q_POOL_LED_DOUBLES] = r.quinola_pool_led == "double_pool"
-    p[P_OPPOSITE_FACTOR] = r.opposite_factor if four else 1
-    p[P_LAST_TRICKS_COUNT] = r.last_tricks_count
-    p[P_LAST_TRICKS_FACTOR] = r.last_tricks_factor
-    p[P_PARTY_BONUS] = r.party_bonus
-    p[P_PARTY_PAYERS] = ("each_other", "loser_only", "none").index(r.party_payers)
-    p[P_PARTY_OPPOSITE_FACTOR] = r.party_opposite_factor if four else 1
-    p[P_SCORING] = SCORINGS.index(r.scoring)
-    p[P_N_SEATS] = r.n_seats
-    p[P_SIT_OUT] = r.dealer_sits_out
-    p[P_POOL_PERSISTS] = r.pool_persists
-    for k in range(MAX_SEATS):
-        p[P_TIE_POS + k] = r.tie_offsets.index(k) if k in r.tie_offsets else NOT_RANKED
-    p[P_REVERSIS] = r.reversis_enabled
-    p[P_COMMIT_AFTER] = r.reversis_commit_after
-    p[P_ROLLBACK_SIDE] = "side_payments" in r.reversis_rollback
-    p[P_ROLLBACK_POOL] = "pool" in r.reversis_rollback
-    p[P_ROLLBACK_CLAIMS] = "led_claims" in r.reversis_rollback
-    p[P_REV_NEIGHBOUR] = r.reversis_neighbour
-    p[P_REV_OPPOSITE] = r.reversis_opposite if four else r.reversis_neighbour
-    p[P_REV_EACH_OPPONENT] = r.reversis_each_opponent
-    p[P_REV_BROKEN_EACH_OPPONENT] = r.reversis_broken_each_opponent
-    p[P_REV_TO_BREAKER] = r.reversis_to_breaker
-    p[P_CANCEL_PARTY] = r.cancel_party_on_success
-    p[P_ESP] = r.espagnolette_enabled
-    p[P_ESP_FOUR_ACES] = "four_aces" in r.espagnolette_hands
-    p[P_ESP_JH_THREE_ACES] = "JH_plus_three_aces" in r.espagnolette_hands
-    p[P_ESP_FOUR_ACES_JH] = "four_aces_plus_JH" in r.espagnolette_hands
-    p[P_ESP_THREE_ACES_KING] = "three_aces_plus_king" in r.espagnolette_hands
-    p[P_ESP_RENOUNCE] = r.espagnolette_renounce_tricks
-    p[P_ESP_RETURN_FACTOR] = r.espagnolette_return_factor
-    p[P_ESP_POOL_RETURN_FACTOR] = r.espagnolette_pool_return_factor
-    p[P_ESP_EACH_OPPONENT] = r.espagnolette_each_opponent
-    p[P_ESP_GOAL] = r.espagnolette_goal_choice
-    p[P_DEALER_STEP] = r.dealer_step
-    p[P_N_DECK] = len(r.tables.deck)
-    p[P_DECK_MASK] = C.mask(r.tables.deck)
-    p[P_REV_BROKEN_PAYS_POOL] = r.reversis_broken_pays_pool
-    p[P_DECLARER_CAN_COMMIT] = r.declarer_can_commit
-    p[P_Q_FORCED_PLUS_POOL] = r.quinola_forced_plus_pool
-    p[P_DOUBLE_ANTE] = r.double_ante_after_placement
-    p[P_BETE] = r.bete_payment
-    p[P_BETE_SHARE] = r.bete_dealer_share if r.dealer_sits_out else 0
-    p[P_WINNER_TAKES_POOL] = r.winner_takes_pool
-    p[P_Q_CAPTURE_SURCHARGE] = r.quinola_capture_surcharge
-    p[P_PLACEMENT_IS_CAPTURE] = r.placement_is_capture
-    p[P_SIMPLE_Q_EXTRA] = r.simple_quinola_extra
-    p[P_TARGET_TOTAL] = r.target_total
-    p[P_REV_PLUS_POOL] = r.reversis_plus_pool
-    p[P_PENALTY_TO_POOL] = r.penalty_to_pool
-    p[P_ESP_REVERSIS_EXTRA] = r.espagnolette_reversis_extra
-
-    t = r.tables
+    index = 0
+    for width, value in _PARAMS:
+        p[index:index + width] = value(rules)
+        index += width
+    t = rules.tables
     tables = np.array([t.strength, t.trick_points, t.talon_points], dtype=np.int64)
     deck = np.array(t.deck, dtype=np.int64)
     assert tables.shape == (3, C.N_CARD_CODES)
-    return CompiledRules(r.name, p, tables, deck)
+    return CompiledRules(rules.name, p, tables, deck)

@@ -33,45 +33,57 @@ import numpy as np
 
 from ..constraints import MAX_ATTEMPTS, MAX_STACK, TALON
 from ..game import FATE_DUMPED, FATE_FORCED, FATE_LED, FATE_TALON, IllegalPlay
-from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS
+from .compiled import MAX_CLAIMS, MAX_LEDGER, MAX_SEATS, MAX_TRICKS, N_ACTIVE
 from .keys_nb import N_DRAWS
 from .view import V_LEN
 
 # --- the result row of one deal (the columns of play_matches, reversis_sim.columns) ----------------------------
-COL_MATCH = 0
-COL_DEAL = 1
-COL_DEALER = 2
-COL_POOL_BEFORE = 3
-COL_POOL_AFTER = 4  # the running pool while the deal is played
-COL_FISH = 5  # 5..9: net chips of each seat (running while the deal is played)
-COL_POINTS = 10  # 10..14: card points taken in tricks
-COL_WON = 15  # 15..19: tricks won
-COL_HEARTS = 20  # 20..24: hearts held at the first lead
-COL_TO_POOL = 25  # 25..29: everything each seat paid into the pool
-COL_FROM_POOL = 30  # 30..34: everything each seat took out of the pool
-COL_Q_HOLDER = 35  # seat holding the J♥ at the first lead, -1: in the talon
-COL_Q_FATE = 36  # Q_TALON | Q_DUMPED | Q_FORCED | Q_LED
-COL_Q_TRICK = 37  # 1-based trick the J♥ was played to, 0: never
-COL_PARTY_WINNER = 38  # -1: none (a made reversis cancelled the party); the deal winner in penalty/bank scoring
-COL_PARTY_LOSER = 39  # -1: none (only loser_only presets name one)
-COL_PARTY_VALUE = 40  # party bonus + talon points (paid or not)
-COL_REV_SEAT = 41  # the seat committed to the reversis, -1: none
-COL_REV_MADE = 42
-COL_REV_BREAKER = 43  # -1: none
-COL_ESP_ELIGIBLE = 44  # the (lowest, in fact only) seat eligible to declare after the exchange, -1: none
-COL_ESP_SEAT = 45  # the declarer as the result reports him (``result.espagnolette``), -1: none
-COL_ESP_MADE = 46
-COL_ERROR = 47  # 0, or ERR_* + 16 * seat: an illegal choice, a full ledger, a pool past MAX_POOL (wrappers raise)
-N_OUT_COLS = 48  # the columns above make the run table's rows (numba_engine/rows.py); those below serve the trace
-COL_N_PAYMENTS = 48  # ledger rows written
-COL_N_EXCH = 49  # exchange rows written
-COL_DECLARER = 50  # the declarer (the record's top-level ``espagnolette``), -1: none
-COL_ESP_GOAL = 51  # the declarer's goal where he names one: 0 lose_all, 1 win_all
-COL_BETE = 52  # penalty and bank scoring: the seat that paid the bête, -1: none
-COL_DOUBLE_ANTE = 53  # serbian: this deal's antes were doubled (F3.3)
-COL_SCORE = 54  # 54..58: simple scoring, each seat's score of this deal (F4.3)
-COL_SHUFFLES = 59  # shuffles drawn for this deal: 1, more where a --where condition rejected some (issue 18)
-N_COLS = COL_SHUFFLES + 1
+_ROW: list[int] = []
+"""The widths of the row's slots, in order."""
+
+
+def _col(width: int = 1) -> int:
+    """Declare the next slot of the deal's result row, ``width`` columns wide (``MAX_SEATS`` for a value of each
+    seat: ``COL_X + seat``); its index is returned, a plain ``int`` that numba freezes into the kernels where a
+    module-level ``COL_*`` holds it. A new slot is one such line."""
+    _ROW.append(width)
+    return sum(_ROW) - width
+
+
+COL_MATCH = _col()
+COL_DEAL = _col()
+COL_DEALER = _col()
+COL_POOL_BEFORE = _col()
+COL_POOL_AFTER = _col()  # the running pool while the deal is played
+COL_FISH = _col(MAX_SEATS)  # net chips of each seat (running while the deal is played)
+COL_POINTS = _col(MAX_SEATS)  # card points taken in tricks
+COL_WON = _col(MAX_SEATS)  # tricks won
+COL_HEARTS = _col(MAX_SEATS)  # hearts held at the first lead
+COL_TO_POOL = _col(MAX_SEATS)  # everything each seat paid into the pool
+COL_FROM_POOL = _col(MAX_SEATS)  # everything each seat took out of the pool
+COL_Q_HOLDER = _col()  # seat holding the J♥ at the first lead, -1: in the talon
+COL_Q_FATE = _col()  # Q_TALON | Q_DUMPED | Q_FORCED | Q_LED
+COL_Q_TRICK = _col()  # 1-based trick the J♥ was played to, 0: never
+COL_PARTY_WINNER = _col()  # -1: none (a made reversis cancelled the party); the deal winner in penalty/bank scoring
+COL_PARTY_LOSER = _col()  # -1: none (only loser_only presets name one)
+COL_PARTY_VALUE = _col()  # party bonus + talon points (paid or not)
+COL_REV_SEAT = _col()  # the seat committed to the reversis, -1: none
+COL_REV_MADE = _col()
+COL_REV_BREAKER = _col()  # -1: none
+COL_ESP_ELIGIBLE = _col()  # the (lowest, in fact only) seat eligible to declare after the exchange, -1: none
+COL_ESP_SEAT = _col()  # the declarer as the result reports him (``result.espagnolette``), -1: none
+COL_ESP_MADE = _col()
+COL_ERROR = _col()  # 0, or ERR_* + 16 * seat: an illegal choice, a full ledger, a pool past MAX_POOL (wrappers raise)
+N_OUT_COLS = sum(_ROW)  # the columns above make the run table's rows (numba_engine/rows.py); the rest: the trace
+COL_N_PAYMENTS = _col()  # ledger rows written
+COL_N_EXCH = _col()  # exchange rows written
+COL_DECLARER = _col()  # the declarer (the record's top-level ``espagnolette``), -1: none
+COL_ESP_GOAL = _col()  # the declarer's goal where he names one: 0 lose_all, 1 win_all
+COL_BETE = _col()  # penalty and bank scoring: the seat that paid the bête, -1: none
+COL_DOUBLE_ANTE = _col()  # serbian: this deal's antes were doubled (F3.3)
+COL_SCORE = _col(MAX_SEATS)  # simple scoring, each seat's score of this deal (F4.3)
+COL_SHUFFLES = _col()  # shuffles drawn for this deal: 1, more where a --where condition rejected some
+N_COLS = sum(_ROW)
 
 Q_TALON, Q_DUMPED, Q_FORCED, Q_LED = FATE_TALON, FATE_DUMPED, FATE_FORCED, FATE_LED  # reversis_sim.game.FATES
 ERR_EXCHANGE, ERR_PLAY, ERR_LEDGER, ERR_FAMILY, ERR_POOL, ERR_WHERE = 1, 2, 3, 4, 5, 6
@@ -85,7 +97,7 @@ outgrows it stops with ``ERR_POOL``, never a wrapped number."""
 
 PD_PLACED, PD_DECK = MAX_SEATS, MAX_SEATS + 1
 PREDEAL_SIZE = MAX_SEATS + 2
-"""The ``predeal`` array of a deal (issue 18): each seat's predealt cards, then all of them, then the whole deck."""
+"""The ``predeal`` array of a deal: each seat's predealt cards, then all of them, then the whole deck."""
 
 H_DEALT, H_LEAD, H_NOW = 0, 1, 2
 SWAPS = 64  # offset of the swap partners in the ``cards`` scratch
@@ -148,8 +160,16 @@ Deal = namedtuple("Deal", "row hands offered exch tricks ledger claims cards dra
 """The arrays of one deal, as the module docstring describes them (``seat_view``: the deciding seat's view,
 :mod:`.view`, so named because numba reads an attribute ``view`` as the array method; ``at``: its cursor, ``AT_*``);
 a numba function takes them as one argument and reads them by name."""
+TR_LEADER, TR_CARDS, TR_WINNER = 0, 1, 1 + N_ACTIVE
+"""The columns of a ``tricks`` row: the leader, the cards in playing order from ``TR_CARDS`` on, the winner."""
+EX_SEAT, EX_CARD, EX_TOOK = range(3)
+"""The columns of an ``exch`` row: the seat, the card it discarded (-1: kept), whether it took the talon card."""
+LG_TRICK, LG_PAYER, LG_PAYEE, LG_AMOUNT, LG_REASON, LG_RETURNED = range(6)
+"""The columns of a ``ledger`` row (see the module docstring)."""
+CL_TRICK, CL_HOLDER, CL_AMOUNT, CL_REASON = range(4)
+"""The columns of a ``claims`` row (see the module docstring)."""
 Dealing = namedtuple("Dealing", "predeal where stack dealt")
-"""The constraints of the deals (issue 18: ``predeal`` uint64 ``(PREDEAL_SIZE,)``, ``where`` the int64 program of
+"""The constraints of the deals (``predeal`` uint64 ``(PREDEAL_SIZE,)``, ``where`` the int64 program of
 :mod:`reversis_sim.constraints`) and the scratch of their evaluator (``stack`` int64 ``(MAX_STACK,)``, ``dealt``
 uint64 ``(TALON + 1,)``: the dealt hands as the program reads them)."""
 Seats = namedtuple("Seats", "family params")

@@ -48,6 +48,7 @@ from .layout import (
     COL_REV_MADE,
     COL_REV_SEAT,
     COL_WON,
+    TR_CARDS,
 )
 from .payments import position, round_origin, seat_of
 from .settle import settle_bank, settle_party, settle_penalty, settle_simple
@@ -119,9 +120,9 @@ def trick_winner(n, tables, tricks, ti, dealer, leader, led_suit):
     """R19: the highest card of the suit led wins (strength from the preset's rank order: ace low in ``modern``,
     the J♥ top of hearts in ``serbian``)."""
     best = 0
-    best_strength = tables[T_STRENGTH, tricks[ti, 1]]
+    best_strength = tables[T_STRENGTH, tricks[ti, TR_CARDS]]
     for k in range(1, N_ACTIVE):
-        card = tricks[ti, 1 + k]
+        card = tricks[ti, TR_CARDS + k]
         if (card >> 4) == led_suit and tables[T_STRENGTH, card] > best_strength:
             best = k
             best_strength = tables[T_STRENGTH, card]

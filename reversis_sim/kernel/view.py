@@ -1,5 +1,5 @@
 """A seat's view: everything a seat may know when it decides, as one record both engines fill and every decision
-reads (DESIGN.md decision 16).
+reads.
 
 The record is one ``int64`` array of :data:`V_LEN` named slots. The numba engine keeps one per deal and sets the
 slots as the deal goes (the facts of the deal once, the trick as it is played, the seat's own before each of its
@@ -19,31 +19,44 @@ import numpy as np
 from .compiled import MAX_SEATS
 from .jit import njit_nrt_free_inline
 
+_SLOTS: list[int] = []
+"""The widths of the view's slots, in order."""
+
+
+def _slot(width: int = 1) -> int:
+    """Declare the next slot of the view, ``width`` values wide; its index is returned, a plain ``int`` that numba
+    freezes into the kernels where a module-level ``V_*`` holds it. A new fact is one such line (and a line in
+    each of the two fillers)."""
+    _SLOTS.append(width)
+    return sum(_SLOTS) - width
+
+
 # the deal: set once per deal
-V_DEALER = 0  # the dealer's seat
-V_N_SEATS = 1  # seats at the table: 4, or 5 under modern_five
-V_SIT_OUT = 2  # 1: the dealer sits out (modern_five)
-V_N_TRICKS = 3  # tricks in the deal (the hand size)
-V_DECK = 4  # mask: every card of the rules' deck
-V_POOL_BEFORE = 5  # the pool carried into the deal (before its antes)
-V_DOUBLE_ANTE = 6  # 1: this deal's antes were doubled (serbian, F3.3)
-V_DECLARER = 7  # the espagnolette declarer, or -1
-V_GOAL = 8  # the declarer's goal where he names one: 1 win_all, 0 lose_all
+V_DEALER = _slot()  # the dealer's seat
+V_N_SEATS = _slot()  # seats at the table: 4, or 5 under modern_five
+V_SIT_OUT = _slot()  # 1: the dealer sits out (modern_five)
+V_N_TRICKS = _slot()  # tricks in the deal (the hand size)
+V_DECK = _slot()  # mask: every card of the rules' deck
+V_POOL_BEFORE = _slot()  # the pool carried into the deal (before its antes)
+V_DOUBLE_ANTE = _slot()  # 1: this deal's antes were doubled (serbian, F3.3)
+V_DECLARER = _slot()  # the espagnolette declarer, or -1
+V_GOAL = _slot()  # the declarer's goal where he names one: 1 win_all, 0 lose_all
 # the trick in progress: set as it is played
-V_TRICK = 9  # 0-based trick in progress (0 for the exchange and the declaration)
-V_LEADER = 10  # who led it
-V_N_CUR = 11  # cards already played to it
-V_STREAK = 12  # the seat that has won every trick so far, or -1
-V_PLAYED = 13  # mask: every card seen on the table, the trick in progress included
-V_CUR = 14  # V_CUR + k, k < V_N_CUR: the k-th card of the trick in progress, in playing order from the leader
+V_TRICK = _slot()  # 0-based trick in progress (0 for the exchange and the declaration)
+V_LEADER = _slot()  # who led it
+V_N_CUR = _slot()  # cards already played to it
+V_STREAK = _slot()  # the seat that has won every trick so far, or -1
+V_PLAYED = _slot()  # mask: every card seen on the table, the trick in progress included
+# V_CUR + k, k < V_N_CUR: the k-th card of the trick in progress, in playing order from the leader
+V_CUR = _slot(MAX_SEATS)
 # the deciding seat: set before each decision
-V_SEAT = V_CUR + MAX_SEATS  # the seat that decides
-V_HAND = V_SEAT + 1  # mask: its hand
-V_LEGAL = V_SEAT + 2  # mask: the cards it may play (a card decision)
-V_TALON_KNOWN = V_SEAT + 3  # mask: the talon cards it knows (its discard, or the card it looked at; A17)
-V_IS_DEALER = V_SEAT + 4  # 1: it deals (the exchange: the dealer always discards, R13)
-V_MUST_DISCARD = V_SEAT + 5  # 1: it must discard (serbian's take-then-discard, F3.2)
-V_LEN = V_SEAT + 6
+V_SEAT = _slot()  # the seat that decides
+V_HAND = _slot()  # mask: its hand
+V_LEGAL = _slot()  # mask: the cards it may play (a card decision)
+V_TALON_KNOWN = _slot()  # mask: the talon cards it knows (its discard, or the card it looked at; A17)
+V_IS_DEALER = _slot()  # 1: it deals (the exchange: the dealer always discards, R13)
+V_MUST_DISCARD = _slot()  # 1: it must discard (serbian's take-then-discard, F3.2)
+V_LEN = sum(_SLOTS)
 """The length of a view."""
 
 

@@ -1,5 +1,5 @@
 """The numba twin of :func:`reversis_sim.constraints.evaluate`: a ``--where`` program run on a deal's hands inside
-the kernel (rejection sampling of constrained deals, issue 18)."""
+the kernel (rejection sampling of constrained deals)."""
 
 from __future__ import annotations
 

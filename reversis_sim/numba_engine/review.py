@@ -1,4 +1,4 @@
-"""The reviewing table (issue 26): matches played exactly as the engine plays them, every decision of the
+"""The reviewing table: matches played exactly as the engine plays them, every decision of the
 reviewed seats valued as it is taken.
 
 The trick loop's chooser is the engine's (:func:`.policy.choose_play`, the seat's own card), then, for a reviewed
@@ -46,6 +46,7 @@ from ..kernel.layout import (
     COL_POOL_AFTER,
     COL_POOL_BEFORE,
     ERR_POOL,
+    EX_CARD,
     H_DEALT,
     H_NOW,
     MAX_POOL,
@@ -61,7 +62,7 @@ from ..kernel.tricks import QUINOLA_BIT
 from ..kernel.view import V_CUR, V_HAND, V_IS_DEALER, V_LEGAL, V_MUST_DISCARD, V_N_CUR, V_STREAK, V_TRICK, mask
 from ..policies.deal_nb import begin
 from ..policies.dispatch import uses_draws
-from ..policies.review_nb import review_scratch, set_rollout, summarize
+from ..policies.review_nb import COUNT_OPTIONS, review_scratch, set_rollout, summarize
 from ..policies.rollout_nb import workspace
 from .deal import play_deal, start_deal
 from .match import next_deal
@@ -158,7 +159,7 @@ def _review_before(P, n, tables, deal, st, seat, step, own, must, choice, units)
         for j in range(b.deal.draws.shape[1]):
             b.deal.draws[s, j] = r.ws.deal.draws[s, j]
     key = extend(extend(extend(st.key[0], seat), BEFORE_SALT), step)
-    r.count[0] = n_opt
+    r.count[COUNT_OPTIONS] = n_opt
     nw = units.evaluate_before(P, n, tables, deal, b, r, seat, step, own, key, st.conf[C_WORLDS], units.play_from)
     if nw == 0:
         return choice
@@ -174,7 +175,7 @@ def _review_card(P, n, tables, deal, st, seat, card, units):
     hand, ti, k = mask(view, V_HAND), view[V_TRICK], view[V_N_CUR]
     key = extend(extend(extend(st.key[0], seat), ti), k)
     nw = units.evaluate(P, n, tables, view, deal, key, st.conf[C_WORLDS], card, st.review, units.play_from)
-    n_opt = st.review.count[0]
+    n_opt = st.review.count[COUNT_OPTIONS]
     if k == 0:
         kind = KIND_LEAD
     elif (hand & suit_mask(view[V_CUR] >> 4)) != np.uint64(0):
@@ -249,7 +250,7 @@ def start_record(rules, n, rec, deal, st):
         deal.hands[H_NOW, s] = rec.dealt[s]
         deal.offered[s] = rec.offered[s]
     for k in range(f[RF_N_EXCH]):
-        deal.exch[k, 1] = rec.exch[k]
+        deal.exch[k, EX_CARD] = rec.exch[k]
     for ti in range(rec.tricks.shape[0]):
         for j in range(6):
             deal.tricks[ti, j] = rec.tricks[ti, j]

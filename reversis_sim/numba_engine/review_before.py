@@ -1,4 +1,4 @@
-"""The decisions before the first lead, reviewed (issue 26): the exchange (which card to discard, and whether to
+"""The decisions before the first lead, reviewed: the exchange (which card to discard, and whether to
 take at all) and the declaration of the espagnolette (with its goal where the preset names one).
 
 Each option is played out from the moment of the decision in worlds consistent with what the seat knew then, as
@@ -51,6 +51,8 @@ from ..kernel.layout import (
     COL_PARTY_VALUE,
     COL_POOL_BEFORE,
     COL_SCORE,
+    EX_CARD,
+    EX_SEAT,
     H_NOW,
     PH_DECLARE,
     alloc,
@@ -61,7 +63,7 @@ from ..kernel.units import I64, P_TYPE, TABLES_TYPE, Unit, deal_type
 from ..policies.choose_nb import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..policies.deal_nb import PLAY_FROM, begin, exchange_seat
 from ..policies.options_nb import distinct
-from ..policies.review_nb import MAX_OPTIONS, MAX_WORLDS, review_scratch
+from ..policies.review_nb import COUNT_OPTIONS, MAX_OPTIONS, MAX_WORLDS, review_scratch
 
 DECLARATION = N_ACTIVE
 """The step of the declaration, after the exchange's ``N_ACTIVE`` steps."""
@@ -143,7 +145,7 @@ def exchange_world(P, n, tables, real, b, seat, step, own, key, truth):
             b.offered[s] = offered[s] if s < n else -1
             b.known[s] = real.known[s] if s < n else np.uint64(0)
         for j in range(step):  # the talon so far: each earlier step's discard, or the card its seat kept out
-            c = exch[j, 1] if exch[j, 1] >= 0 else offered[exch[j, 0]]
+            c = exch[j, EX_CARD] if exch[j, EX_CARD] >= 0 else offered[exch[j, EX_SEAT]]
             points += tables[T_TALON_POINTS, c]
         return points
     cards = b.cards
@@ -250,22 +252,22 @@ def exchange_options(hand, must, played, cards, b, n, tables):
 @njit_nrt_free
 def declaration_options(P, cards):
     """The options of a declaration into ``cards``; returns how many."""
-    cards[0] = DECLARE_PASS
-    cards[1] = DECLARE_LOSE_ALL
-    if P[P_ESP_GOAL]:
-        cards[2] = DECLARE_WIN_ALL
-        return 3
-    return 2
+    n_opt = 0
+    for option in (DECLARE_PASS, DECLARE_LOSE_ALL, DECLARE_WIN_ALL):
+        if option != DECLARE_WIN_ALL or P[P_ESP_GOAL]:
+            cards[n_opt] = option
+            n_opt += 1
+    return n_opt
 
 
 @njit_nrt_free
 def evaluate_before(P, n, tables, real, b, r, seat, step, own, key, n_worlds, play_from):
-    """Play out each of the ``r.count[0]`` options in ``r.cards`` (a
+    """Play out each of the ``r.count[COUNT_OPTIONS]`` options in ``r.cards`` (a
     :class:`~reversis_sim.policies.review_nb.Review`) of ``seat``'s decision at ``step`` (``own``: its hand) in
     ``n_worlds`` worlds drawn with ``key`` and in the true deal, into ``r.values`` (the rows of
     :func:`~reversis_sim.policies.review_nb.summarize`), the rollout policy ``r.ws.seats`` in every seat, by the
     deal skeleton ``play_from``. Returns the worlds drawn."""
-    values, seats, n_opt = r.values, r.ws.seats, r.count[0]
+    values, seats, n_opt = r.values, r.ws.seats, r.count[COUNT_OPTIONS]
     nw = 0
     for w in range(min(n_worlds, MAX_WORLDS) + 1):
         truth = w == min(n_worlds, MAX_WORLDS)

@@ -1,4 +1,4 @@
-"""The review's batch API (issue 26): matches played by the engine with the reviewed seats' decisions valued
+"""The review's batch API: matches played by the engine with the reviewed seats' decisions valued
 as they are taken (:mod:`.review`), returned as plain columns.
 
 :func:`review_matches` validates and allocates; :func:`.review.review_matches_nb` computes. Like

@@ -53,7 +53,7 @@ def trace_match(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int, m
                 deals: Deals | None = None) -> list[dict]:
     """The deal records of deals ``0 .. n_deals-1`` of one match (default: ``rules.match_deals``); fewer if the
     match ends at its target total (``parlett_simple``), as ``reference.play_match`` yields them; ``deals``: the
-    constraints of the deals (issue 18)."""
+    constraints of the deals."""
     n_deals = rules.match_deals if n_deals is None else int(n_deals)
     return _records(rules, seats, seed, match, n_deals, None, policy_seeds, deals)
 

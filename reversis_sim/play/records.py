@@ -1,5 +1,5 @@
-"""Deal records kept in a file, read strictly and refereed: what ``replay --record`` and ``review --record`` read
-(issue 29). The file is a games file of ``play --out`` (one RULES.md Appendix A record a line, in the order played;
+"""Deal records kept in a file, read strictly and refereed: what ``replay --record`` and ``review --record`` read.
+The file is a games file of ``play --out`` (one RULES.md Appendix A record a line, in the order played;
 a folder means its ``games.jsonl``), any JSON Lines file of deal records (``replay`` of a whole match writes one), or
 one record as a JSON object (``replay --indent``).
 

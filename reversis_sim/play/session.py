@@ -1,4 +1,4 @@
-"""A person plays deals against the bots (issue 29): one deal or a whole match (the pool carried, the dealer
+"""A person plays deals against the bots: one deal or a whole match (the pool carried, the dealer
 turning), each deal shown as it is played, kept as its record, and set beside the duplicate deal (the same cards,
 the person's seat played by ``tuned``).
 

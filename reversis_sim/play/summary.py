@@ -1,13 +1,13 @@
-"""What a person's kept games say (issue 29, ``reversis-sim play --summary --out DIR``): every deal of the games
+"""What a person's kept games say (``reversis-sim play --summary --out DIR``): every deal of the games
 folder in which a person played, reviewed again from its record (:mod:`.verdict`: the review is a pure function
 of the record, so nothing but the records is kept), the duplicate deal played again, and the totals: fish per
 deal beside the same cards played by ``tuned``, the error rate (fish lost per non-forced decision) beside the
 bot ladder of docs/review.md, with its rating band.
 
-The error rate's interval is printed only where it holds (DESIGN.md decision 15): its unit is the match (a
-session's deals of one seed and match), and the review's interval was measured to cover from
-:data:`reversis_sim.analysis.intervals.MIN_MATCHES` ``["error_rate"]`` matches; with fewer, the summary says how
-many are needed instead of printing a number that would not mean what it says.
+The error rate's interval is printed only where it holds (an interval is as good as its measured coverage; elsewhere the
+words say so): its unit is the match (a session's deals of one seed and match), and the review's interval was measured
+to cover from :data:`reversis_sim.analysis.intervals.MIN_MATCHES` ``["error_rate"]`` matches; with fewer, the summary
+says how many are needed instead of printing a number that would not mean what it says.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Figures: summary frames in, matplotlib Figures out (issue 6).
+"""Figures: summary frames in, matplotlib Figures out.
 
 Each function draws one figure from a summary frame of :mod:`reversis_sim.analysis` and computes nothing: the
 numbers (means, intervals, shares) are in the frame, the function only lays them out. Each takes an optional

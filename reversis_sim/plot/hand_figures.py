@@ -1,4 +1,4 @@
-"""Outcomes by the hand dealt (issue 18): expected fish and the Quinola's cost and fate as curves over a feature of
+"""Outcomes by the hand dealt: expected fish and the Quinola's cost and fate as curves over a feature of
 the hand, with their 95% intervals. Summary frames of :mod:`reversis_sim.analysis.hands` in, Figures out."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ decisions beside it in ``<name>_nb.py``, :mod:`.family`), registered by one line
 parser (:mod:`.registry`); the numba dispatch on the family id (:mod:`.dispatch`) that both engines call; what a
 seat may know (:mod:`.view`).
 
-A policy is written ``family`` or ``family:key=value,key=value`` (DESIGN.md decision 5).
+A policy is written ``family`` or ``family:key=value,key=value``: a policy is data, a family and its parameter vector.
 """
 
 from .. import lazy_exports

@@ -1,4 +1,6 @@
-"""The numba dispatch of the four decisions on the family id, built from the registry (DESIGN.md decision 5).
+"""The numba dispatch of the four decisions on the family id, built from the registry (a policy is data: a family id and
+a parameter vector, so the kernels branch on an integer rather than take functions, which numba would compile once per
+function).
 
 numba compiles a function argument separately for each function, so the kernels never pass policies around as
 functions: each decision is called as ``play(family_id, params, draws, ...)``, which tries the registered families

@@ -9,7 +9,8 @@ dispatch (:mod:`.dispatch`) calls the decisions by the family id, and the positi
 kernel's parameter vector are their order in the declaration (:meth:`Family.position`; a family reads
 ``params[position("take")]``).
 
-The four decisions, numba functions of what the seat may know (the information discipline of issue 4), each
+The four decisions, numba functions of what the seat may know (the information discipline: no decision reads a hidden
+card, ``tests/test_policies.py``), each
 ``decision(params, draws, view, tables)``: the family's parameter vector, the seat's keyed draws of the deal, its
 view (:mod:`reversis_sim.kernel.view`: one ``int64`` record of named slots, filled alike by both engines) and the
 rules' per-card tables (:mod:`reversis_sim.kernel.compiled`):

@@ -10,7 +10,7 @@ import numpy as np
 from ..kernel.bits import bit, count
 from ..kernel.compiled import MAX_SEATS, N_ACTIVE, P_DECK_MASK, P_HAND_SIZE
 from ..kernel.jit import njit_nrt_free
-from ..kernel.layout import H_NOW
+from ..kernel.layout import H_NOW, TR_CARDS, TR_LEADER, TR_WINNER
 from ..kernel.payments import position, round_origin, seat_of
 from ..kernel.tricks import legal_mask
 from ..kernel.view import (
@@ -62,7 +62,7 @@ def loglik(P, n, tables, view, lead, tricks, inv_tau, ws):
     first_winner, one_winner = -1, True
     pos = 0
     for ti in range(view[V_TRICK] + 1):
-        leader = tricks[ti, 0]
+        leader = tricks[ti, TR_LEADER]
         v[V_TRICK] = ti
         v[V_LEADER] = leader
         v[V_STREAK] = first_winner if (one_winner and ti > 0) else -1
@@ -72,7 +72,7 @@ def loglik(P, n, tables, view, lead, tricks, inv_tau, ws):
             if pos >= n_hist:
                 return total
             s = seat_of(p_leader + k, origin, n)
-            card = tricks[ti, 1 + k]
+            card = tricks[ti, TR_CARDS + k]
             hand = hands[H_NOW, s]
             legal = legal_mask(P, hand, ti, led_suit, s == declarer)
             if (legal & bit(card)) == _ZERO:
@@ -88,7 +88,7 @@ def loglik(P, n, tables, view, lead, tricks, inv_tau, ws):
             if k == 0:
                 led_suit = card >> 4
             pos += 1
-        winner = tricks[ti, 5]
+        winner = tricks[ti, TR_WINNER]
         if ti == 0:
             first_winner = winner
         elif winner != first_winner:

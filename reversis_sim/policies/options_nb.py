@@ -11,6 +11,11 @@ from ..kernel.compiled import T_STRENGTH, T_TRICK_POINTS
 from ..kernel.jit import njit_nrt_free
 from ..kernel.tricks import PAYMENT_CARDS
 
+ST_GAIN, ST_GAIN_SQ, ST_LAST, ST_WEIGHT, ST_WEIGHT_SQ, ST_LEN = range(6)
+"""The rows of a search's ``stats`` (float64 ``(ST_LEN, 64)``, one column per card): the weighted sum of a card's
+gains over the own card and of their squares, its last rollout's result, the sum of its worlds' weights and of
+their squares."""
+
 _ZERO = np.uint64(0)
 
 
@@ -21,14 +26,14 @@ def mean_se(stats, c):
     SE^2 = variance / (sum(w)^2 / sum(w^2)), the effective number of worlds: with every weight 1, the usual mean,
     sample variance and SE on n worlds, to the last bit. SE is -1 where it is not defined (fewer than 2 worlds, or
     one carries all the weight)."""
-    v1, v2 = stats[3, c], stats[4, c]
+    v1, v2 = stats[ST_WEIGHT, c], stats[ST_WEIGHT_SQ, c]
     if v1 <= 0.0:
         return 0.0, -1.0
-    mean = stats[0, c] / v1
+    mean = stats[ST_GAIN, c] / v1
     dof = v1 - v2 / v1
     if dof <= 0.0:
         return mean, -1.0
-    var = max(stats[1, c] - v1 * mean * mean, 0.0) / dof
+    var = max(stats[ST_GAIN_SQ, c] - v1 * mean * mean, 0.0) / dof
     return mean, np.sqrt(var / (v1 * v1 / v2))
 
 
@@ -125,7 +130,7 @@ def best(legal, own, stats, margin):
     while m:
         c = lowest(m)
         m &= m - np.uint64(1)
-        if stats[3, c] <= 0.0:
+        if stats[ST_WEIGHT, c] <= 0.0:
             continue
         mean, se = mean_se(stats, c)
         if mean <= best_mean:

@@ -1,4 +1,5 @@
-"""The policy registry and the spec parser: ``family`` or ``family:key=value,key=value`` (DESIGN.md decision 5).
+"""The policy registry and the spec parser: ``family`` or ``family:key=value,key=value`` (a policy is data: a family and
+its parameter vector).
 
 A heuristic family is registered by its one line in :data:`.heuristics.HEURISTICS`; its file declares everything
 else (:mod:`.family`). :data:`FAMILIES` adds the search (:mod:`.search`), whose ``rollout`` parameter is itself a
@@ -43,13 +44,14 @@ NAMED: dict[str, str] = {
     "bold": "avoid:reversis=9,break=4",
     "naive": "lowest",
     # Iterated best responses from avoid until no setting of the family gains on a table of it (docs/strength.md,
-    # scripts/tune_presets.py, results/tuning/presets.json); one per rule family where the best setting differs.
+    # studies/tune_presets/tune_presets.py, results/tuning/presets.json); one per rule family where the best setting
+    # differs.
     "tuned": "avoid:unload=0,take=0.25,declare=4,reversis=8,break=9,opposite=0,rev_top=6",
     "tuned_modern": "avoid:unload=0,save_dumps=1,lead_pay=1,hunt=0,guard=6,take=9.5,declare=0,reversis=8,break=10,"
                     "opposite=0,rev_top=11",
     "tuned_serbian": "avoid:unload=0,shed=0,save_dumps=1,lead_pay=1,take=7.25,declare=7,reversis=7,break=11,"
                      "opposite=0,rev_top=6",
-    # tuned, with the exchange the review found it losing most on (issue 28): a J♥ guarded by at most two low hearts
+    # tuned, with the exchange the review found it losing most on: a J♥ guarded by at most two low hearts
     # is discarded to the talon before any Ace (q_bare=16; tuned's 8 never let it go while it held an Ace).
     # +6.93 [+6.64, +7.22] fish a deal in one seat against three tuned (parlett, seed 202, 480,000 deals; chosen
     # on seed 101); docs/strength.md.
@@ -155,7 +157,7 @@ def parse_spec(text: str) -> PolicySpec:
 
 
 def _check_inference(text: str, fam: Family, values: dict[str, float], rollout: PolicySpec) -> None:
-    """A search's inference settings make sense together (issue 27): ``tau`` and ``pool`` act only with ``infer``,
+    """A search's inference settings make sense together: ``tau`` and ``pool`` act only with ``infer``,
     and the model must be a policy whose card is a model of play (not one drawn at random)."""
     if values["infer"] == 0:
         idle = [p.name for p in fam.params if p.name in ("tau", "pool") and values[p.name] != p.default]

@@ -1,5 +1,5 @@
 """The value of every option of a card decision, from what the deciding seat knew: the review's numba core
-(issue 26; the reviewing table is :mod:`reversis_sim.numba_engine.review`).
+(the reviewing table is :mod:`reversis_sim.numba_engine.review`).
 
 The options are the seat's distinct legal cards (:func:`.options_nb.distinct`: one of each set of equivalent cards,
 the card it played for its own set). Each is played out in the same ``n_worlds`` worlds consistent with the seat's
@@ -26,7 +26,7 @@ from ..kernel.units import I64, P_TYPE, TABLES_TYPE, Unit, deal_type
 from ..kernel.view import V_HAND, V_LEGAL, V_SEAT, V_TALON_KNOWN, mask
 from .deal_nb import PLAY_FROM
 from .options_nb import distinct
-from .rollout_nb import replay_history, rollout, workspace, world_talon_points
+from .rollout_nb import LEAD_PLAYED, LEAD_WORLD, replay_history, rollout, workspace, world_talon_points
 from .search_nb import draw_world, holders
 
 MAX_WORLDS = 1024
@@ -39,6 +39,12 @@ S_BEST, S_PLAYED, S_H_BEST, S_N_OPTIONS, S_N_WORLDS = range(5)
 F_VALUE_PLAYED, F_VALUE_BEST, F_LOSS, F_LOSS_SE, F_H_LOSS, F_H_PLAYED = range(6)
 F_LEN = 6
 
+COUNT_OPTIONS, COUNT_WORLDS = range(2)
+"""The cells of ``Review.count``: the options of the decision in review, the worlds they were played out in."""
+O_CARD, O_VALUE, O_SE, O_HINDSIGHT = range(4)
+"""The columns of an option's row (``opts``, :func:`summarize`): the option, its value, its standard error, its
+value in the true deal."""
+
 Review = namedtuple("Review", "ws cards values count")
 """A reviewer's scratch (one per thread): ``ws``, a search :class:`~.search_nb.Workspace` whose rollout seats hold
 the reviewer's rollout policy (:func:`set_rollout`); ``cards`` int64 ``(MAX_OPTIONS,)``: the options of the
@@ -49,7 +55,7 @@ last row its result in the true deal; ``count`` int64 ``(2,)``: the options and 
 def review_scratch() -> Review:
     """A :class:`Review` to fill (numpy)."""
     return Review(workspace(True), np.zeros(MAX_OPTIONS, np.int64), np.zeros((MAX_WORLDS + 1, MAX_OPTIONS), np.float64),
-                  np.zeros(2, np.int64))
+                  np.zeros(COUNT_WORLDS + 1, np.int64))
 
 
 def set_rollout(r: Review, reviewer, n: int) -> None:
@@ -74,15 +80,15 @@ def evaluate(P, n, tables, view, deal, key, n_worlds, played, r, play_from):
     true_talon_points = deal.row[COL_PARTY_VALUE] - P[P_PARTY_BONUS]
     ws, cards, values = r.ws, r.cards, r.values
     unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
-    options = distinct(legal, hand, ws.lead[0], n, played, tables)
+    options = distinct(legal, hand, ws.lead[LEAD_PLAYED], n, played, tables)
     n_opt = 0
     m = options
     while m and n_opt < MAX_OPTIONS:
         cards[n_opt] = lowest(m)
         m &= m - np.uint64(1)
         n_opt += 1
-    r.count[0] = n_opt
-    r.count[1] = 0
+    r.count[COUNT_OPTIONS] = n_opt
+    r.count[COUNT_WORLDS] = 0
     if n_opt < 2:
         return 0
     replay_history(P, n, tables, view, tricks, ws, play_from)
@@ -95,7 +101,7 @@ def evaluate(P, n, tables, view, deal, key, n_worlds, played, r, play_from):
         index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
         if index < 0:
             break
-        world = ws.lead[1]
+        world = ws.lead[LEAD_WORLD]
         talon_points = world_talon_points(P, n, world, tables)
         for j in range(n_opt):
             values[nw, j] = rollout(P, n, tables, view, cards[j], world, talon_points, tricks, ws, play_from)
@@ -105,7 +111,7 @@ def evaluate(P, n, tables, view, deal, key, n_worlds, played, r, play_from):
     for j in range(n_opt):
         values[MAX_WORLDS, j] = rollout(P, n, tables, view, cards[j], true_lead, true_talon_points, tricks, ws,
                                         play_from)
-    r.count[1] = nw
+    r.count[COUNT_WORLDS] = nw
     return nw
 
 
@@ -167,10 +173,10 @@ def summarize(r, n_opt, nw, played, follow, out_i, out_f, opts):
             out_f[F_VALUE_BEST] = mean
         if opts.shape[0] > j:
             var = max(ss - m * mean * mean, 0.0) / (m - 1) if m > 1 else 0.0
-            opts[j, 0] = cards[j]
-            opts[j, 1] = mean
-            opts[j, 2] = np.sqrt(var / m) if m > 0 else 0.0
-            opts[j, 3] = values[MAX_WORLDS, j]
+            opts[j, O_CARD] = cards[j]
+            opts[j, O_VALUE] = mean
+            opts[j, O_SE] = np.sqrt(var / m) if m > 0 else 0.0
+            opts[j, O_HINDSIGHT] = values[MAX_WORLDS, j]
     sd = 0.0
     sdd = 0.0
     for w in range(lo, nw):

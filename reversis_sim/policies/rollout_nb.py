@@ -55,17 +55,25 @@ from ..kernel.view import (
 )
 from . import worlds as W
 from .deal_nb import begin, start_tricks
+from .options_nb import ST_LEN
 from .search import MAX_ROLLOUT_PARAMS, N_OWN
 
 _ZERO = np.uint64(0)
+
+LEAD_PLAYED, LEAD_WORLD = range(2)
+"""The rows of ``Workspace.lead``: the cards each seat has played; each seat's hand at the first lead in a world."""
+HOLD_NEED, HOLD_VOIDS, HOLD_SEAT, HOLD_VOID_SUITS = range(4)
+"""The rows of ``Workspace.hold``: each holder's cards needed, its void suits, its seat (-1: the talon); each
+seat's void suits."""
 
 Workspace = namedtuple("Workspace", "deal seats lead hold worlds stats pool weight history")
 """A searching seat's scratch arrays (allocated once per thread by the engines): ``deal``, the
 :class:`~reversis_sim.kernel.layout.Deal` a rollout is played in (its ``view``, the view its seats decide on);
 ``seats``, the rollout's :class:`~reversis_sim.kernel.layout.Seats` (the rollout policy in every seat); ``lead``
-uint64 ``(2, MAX_SEATS)``: the cards each seat has played, then each seat's hand at the first lead in a world;
-``hold`` int64 ``(4, MAX_SEATS)``: each holder's cards needed, its void suits, its seat (-1: the talon), each
-seat's void suits; ``worlds``: the sampler's :class:`.worlds.Scratch`; ``stats`` float64 ``(5, 64)``: per card,
+uint64 ``(2, MAX_SEATS)``: the cards each seat has played, then each seat's hand at the first lead in a world
+(rows ``LEAD_*``); ``hold`` int64 ``(4, MAX_SEATS)``: each holder's cards needed, its void suits, its seat (-1: the
+talon), each seat's void suits (rows ``HOLD_*``); ``worlds``: the sampler's :class:`.worlds.Scratch`; ``stats``
+float64 ``(ST_LEN, 64)`` (rows :data:`.options_nb.ST_GAIN` ...): per card,
 the weighted sum and sum of squares of its gain over the rollout policy's card, its last rollout's result, the sum
 of the weights of its worlds and of their squares (every weight 1 without inference, or when resampled); with
 inference (``infer``), ``pool`` uint64 ``(MAX_POOL, MAX_SEATS)``: the worlds drawn to be weighed, ``weight`` float64
@@ -90,12 +98,13 @@ def workspace(searching: bool) -> Workspace:
         fact[i] = fact[i - 1] * i
     deal = alloc(k)
     seats = Seats(np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SEATS * k, MAX_ROLLOUT_PARAMS), np.float64))
-    worlds = W.Scratch(np.zeros((5, W.MAX_HOLDERS), np.int64), np.zeros((5, W.N_KEYS * k), np.float64), fact,
+    worlds = W.Scratch(np.zeros((W.I_LEN, W.MAX_HOLDERS), np.int64), np.zeros((5, W.N_KEYS * k), np.float64), fact,
                        np.zeros(W.MAX_HOLDERS, np.uint64), np.zeros(64, np.int64), np.zeros(1, np.int64))
     history = History(np.zeros(N_COLS, np.int64), np.zeros((MAX_LEDGER * k, 6), np.int64),
                       np.zeros((MAX_CLAIMS * k, 4), np.int64), np.zeros(V_LEN, np.int64), np.zeros(AT_LEN, np.int64))
-    return Workspace(deal, seats, np.zeros((2, MAX_SEATS), np.uint64), np.zeros((4, MAX_SEATS), np.int64), worlds,
-                     np.zeros((5, 64), np.float64), np.zeros((MAX_POOL * k, MAX_SEATS), np.uint64),
+    return Workspace(deal, seats, np.zeros((LEAD_WORLD + 1, MAX_SEATS), np.uint64),
+                     np.zeros((HOLD_VOID_SUITS + 1, MAX_SEATS), np.int64), worlds,
+                     np.zeros((ST_LEN, 64), np.float64), np.zeros((MAX_POOL * k, MAX_SEATS), np.uint64),
                      np.zeros(MAX_POOL * k, np.float64), history)
 
 
@@ -123,7 +132,7 @@ def replay_history(P, n, tables, view, tricks, ws, play_from):
     row[COL_ESP_GOAL] = view[V_GOAL]
     start_tricks(n, deal, view[V_DECLARER])
     for s in range(MAX_SEATS):
-        hands[H_NOW, s] = ws.lead[0][s]
+        hands[H_NOW, s] = ws.lead[LEAD_PLAYED][s]
     for ti in range(trick_index + 1):
         for j in range(6):
             rtricks[ti, j] = tricks[ti, j]
@@ -170,7 +179,7 @@ def rollout(P, n, tables, view, card, lead, talon_points, tricks, ws, play_from)
         at[i] = h.at[i]
     row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + talon_points  # R31
     for s in range(n):
-        hands[H_NOW, s] = lead[s] & ~ws.lead[0][s]  # the world's hands less the cards played
+        hands[H_NOW, s] = lead[s] & ~ws.lead[LEAD_PLAYED][s]  # the world's hands less the cards played
     at[AT_CHOICE] = card
     play_from(P, n, tables, ws.seats, deal)
     if P[P_SCORING] == SCORING_SIMPLE:

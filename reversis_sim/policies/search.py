@@ -18,12 +18,12 @@ deal, the declarer and his goal, and scratch arrays for its worlds and rollouts 
 engines call :func:`.search_nb.play` directly for the ``search`` family (:data:`SEARCH_ID`), the heuristics through
 the dispatch; the rollouts call the heuristics' dispatch, so a search can never roll out with a search.
 
-Options raced (``race`` > 0, issue 27): a card is played out in the first ``first`` worlds, and then only while its
+Options raced (``race`` > 0): a card is played out in the first ``first`` worlds, and then only while its
 mean gain over the rollout policy's card, plus ``race`` standard errors of that paired mean, is above 0; the search
 stops as soon as only the rollout policy's card is left. A decision whose other cards are clearly no better than
 the rollout policy's ends after ``first`` worlds; the worlds go to the close ones (docs/search.md measures it).
 
-Inference (``infer=rollout``, issue 27; Rebstock et al., "Policy based inference in trick-taking card games", CoG
+Inference (``infer=rollout``; Rebstock et al., "Policy based inference in trick-taking card games", CoG
 2019): ``pool`` × ``worlds`` worlds are drawn uniformly as above, each is weighed by the likelihood of every card
 the other seats have played under the rollout policy softened by ``tau`` (in each seat's place, on what that seat
 knew then: of its L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1), each other one
@@ -34,11 +34,11 @@ all played out and each counts by its weight (self-normalised importance samplin
 on the effective number of worlds). A world in which a card played was not legal would weigh nothing (none is
 drawn: the sampler honours the first lead's heart rule too).
 
-Searched from a trick on (``start`` = T > 0, issue 27): in the tricks before T, the seat plays the rollout policy's
+Searched from a trick on (``start`` = T > 0): in the tricks before T, the seat plays the rollout policy's
 own card at the policy's cost. The first tricks' rollouts are the longest, so they hold most of the cost (measured
 in docs/search.md: where the search gains, against what it costs).
 
-The default (since 0.2.0, issue 27): 16 worlds, raced from the second world (``race=1,first=2``), searched from
+The default (since 0.2.0): 16 worlds, raced from the second world (``race=1,first=2``), searched from
 the sixth trick (``start=5``), with ``strong`` as the rollout policy (whose exchange and declaration it plays). It
 beats the search it replaced, ``search:worlds=16,race=0,first=4,start=0,rollout=tuned``, at about a fifth of its
 cost (docs/search.md: chosen on the exploring seed, measured on fresh ones). A folder written before 0.2.0 with a
@@ -51,7 +51,7 @@ The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, 
 
 from __future__ import annotations
 
-from .family import Family, choice, integer, real
+from .family import Family, choice, integer, position, real
 
 SEARCH_ID = 9
 """The family id of ``search`` (new heuristic families take the small ids)."""
@@ -78,6 +78,9 @@ PARAMS = (
     integer("start", 5, 0, 24, "the first trick searched (0: the first trick); in the tricks before it, the rollout "
             "policy's own card, at its cost"),
 )
+SEARCH_WORLDS, SEARCH_MARGIN, SEARCH_RACE, SEARCH_FIRST, SEARCH_INFER, SEARCH_TAU, SEARCH_POOL, SEARCH_START = (
+    position(PARAMS, name) for name in ("worlds", "margin", "race", "first", "infer", "tau", "pool", "start"))
+"""The kernel's index of each parameter in the parameter vector, derived from the names."""
 DEFAULT_ROLLOUT = "strong"
 """The rollout policy of ``search`` when none is given (a named preset or a heuristic spec)."""
 N_OWN = len(PARAMS)

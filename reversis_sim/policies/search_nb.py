@@ -16,7 +16,7 @@ from ..kernel.compiled import (
 )
 from ..kernel.jit import njit_nrt_free
 from ..kernel.keys_nb import PLAY, extend
-from ..kernel.layout import UNKNOWN_FAMILY
+from ..kernel.layout import TR_CARDS, TR_LEADER, UNKNOWN_FAMILY
 from ..kernel.payments import position, round_origin, seat_of, sitting_out
 from ..kernel.tricks import HEARTS
 from ..kernel.units import F64_VECTOR, I64, P_TYPE, TABLES_TYPE, U64_VECTOR, Unit
@@ -36,8 +36,14 @@ from . import dispatch
 from . import worlds as W
 from .deal_nb import PLAY_FROM
 from .inference_nb import cumulate, loglik, relative
-from .options_nb import best, distinct, raced
+from .options_nb import ST_GAIN, ST_GAIN_SQ, ST_LAST, ST_WEIGHT, ST_WEIGHT_SQ, best, distinct, raced
 from .rollout_nb import (
+    HOLD_NEED,
+    HOLD_SEAT,
+    HOLD_VOID_SUITS,
+    HOLD_VOIDS,
+    LEAD_PLAYED,
+    LEAD_WORLD,
     MAX_POOL,
     replay_history,
     rollout,
@@ -46,7 +52,17 @@ from .rollout_nb import (
     workspace,
     world_talon_points,
 )
-from .search import N_OWN
+from .search import (
+    N_OWN,
+    SEARCH_FIRST,
+    SEARCH_INFER,
+    SEARCH_MARGIN,
+    SEARCH_POOL,
+    SEARCH_RACE,
+    SEARCH_START,
+    SEARCH_TAU,
+    SEARCH_WORLDS,
+)
 
 _SALT = 0x5EA5C4  # folds the search's purpose into its draws' key
 _ZERO = np.uint64(0)
@@ -59,7 +75,7 @@ def weigh(P, n, tables, view, tricks, key, n_pool, inv_tau, ws):
     (how many were drawn, the next draw index)."""
     seat, hand = view[V_SEAT], mask(view, V_HAND)
     unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
-    world = ws.lead[1]
+    world = ws.lead[LEAD_WORLD]
     index = 0
     for i in range(n_pool):
         index = draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws)
@@ -79,7 +95,7 @@ def pool_worlds(params, draws, view, tables, P, n, tricks, ws, out, logw):
     trick_index, n_cur = view[V_TRICK], view[V_N_CUR]
     rollout_seats(params, draws, view, n, ws)
     key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
-    got, _ = weigh(P, n, tables, view, tricks, key, min(out.shape[0], MAX_POOL), 1.0 / params[5], ws)
+    got, _ = weigh(P, n, tables, view, tricks, key, min(out.shape[0], MAX_POOL), 1.0 / params[SEARCH_TAU], ws)
     for i in range(got):
         for s in range(MAX_SEATS):
             out[i, s] = ws.pool[i, s]
@@ -104,11 +120,11 @@ def knowledge(P, n, view, tricks, played_by, void_suits):
         m = N_ACTIVE if ti < trick_index else n_cur
         if m == 0:
             break
-        p_leader = position(tricks[ti, 0], origin, n)
-        led = tricks[ti, 1] >> 4
+        p_leader = position(tricks[ti, TR_LEADER], origin, n)
+        led = tricks[ti, TR_CARDS] >> 4
         for k in range(m):
             s = seat_of(p_leader + k, origin, n)
-            c = tricks[ti, 1 + k]
+            c = tricks[ti, TR_CARDS + k]
             played_by[s] |= bit(c)
             seen |= bit(c)
             if k > 0 and (c >> 4) != led and not (s == declarer and ti < P[P_ESP_RENOUNCE]):
@@ -124,8 +140,9 @@ def holders(P, n, view, tricks, ws):
     left, then the talon), how many each, the suits each lacks. Returns (unseen cards, number of holders, the
     declarer's holder index or -1, the declarer's played cards)."""
     seat, dealer, declarer = view[V_SEAT], view[V_DEALER], view[V_DECLARER]
-    played_by = ws.lead[0]
-    need, voids, holder_seat, void_suits = ws.hold[0], ws.hold[1], ws.hold[2], ws.hold[3]
+    played_by = ws.lead[LEAD_PLAYED]
+    need, voids, holder_seat, void_suits = (ws.hold[HOLD_NEED], ws.hold[HOLD_VOIDS], ws.hold[HOLD_SEAT],
+                                            ws.hold[HOLD_VOID_SUITS])
     unseen = knowledge(P, n, view, tricks, played_by, void_suits)
     n_tricks = P[P_HAND_SIZE]
     sit = sitting_out(n, dealer)
@@ -149,24 +166,24 @@ def holders(P, n, view, tricks, ws):
         need[nh] = count(unseen) - held
         voids[nh] = 0
         nh += 1
-    ws.worlds.state[0] = 0  # nothing counted yet for this decision (.worlds.sample)
+    ws.worlds.state[0] = W.NOT_COUNTED  # nothing counted yet for this decision (.worlds.sample)
     return unseen, nh, decl, played_by[declarer] if decl >= 0 else _ZERO
 
 
 @njit_nrt_free
 def draw_world(P, n, seat, hand, key, index, unseen, nh, decl, decl_played, ws):
-    """Draw one world (:func:`.worlds.sample`) and set ``ws.lead[1][s]``: each seat's hand at the first lead in it.
-    Returns the next draw index, or -1 if no world is consistent."""
-    played_by, world, hold, out = ws.lead[0], ws.lead[1], ws.hold, ws.worlds.out
-    index = W.sample(P, key, index, unseen, hold[0], nh, hold[1], decl, decl_played, ws.worlds)
+    """Draw one world (:func:`.worlds.sample`) and set ``ws.lead[LEAD_WORLD][s]``: each seat's hand at the first
+    lead in it. Returns the next draw index, or -1 if no world is consistent."""
+    played_by, world, hold, out = ws.lead[LEAD_PLAYED], ws.lead[LEAD_WORLD], ws.hold, ws.worlds.out
+    index = W.sample(P, key, index, unseen, hold[HOLD_NEED], nh, hold[HOLD_VOIDS], decl, decl_played, ws.worlds)
     if index < 0:
         return index
     for s in range(n):
         world[s] = played_by[s]
     world[seat] |= hand
     for h in range(nh):
-        if hold[2][h] >= 0:
-            world[hold[2][h]] |= out[h]
+        if hold[HOLD_SEAT][h] >= 0:
+            world[hold[HOLD_SEAT][h]] |= out[h]
     return index
 
 
@@ -183,7 +200,7 @@ def draw_worlds(P, n, view, tricks, key, out, ws):
         if index < 0:
             return w
         for s in range(n):
-            out[w, s] = ws.lead[1][s]
+            out[w, s] = ws.lead[LEAD_WORLD][s]
     return out.shape[0]
 
 
@@ -205,31 +222,31 @@ def decide(params, draws, view, tables, P, n, tricks, ws, play_from):
     card."""
     seat, hand, legal, trick_index, n_cur = (view[V_SEAT], mask(view, V_HAND), mask(view, V_LEGAL), view[V_TRICK],
                                              view[V_N_CUR])
-    world, stats = ws.lead[1], ws.stats
+    world, stats = ws.lead[LEAD_WORLD], ws.stats
     own = _own_card(params, draws, view, tables)
-    if count(legal) == 1 or trick_index < params[7]:
+    if count(legal) == 1 or trick_index < params[SEARCH_START]:
         return own
     unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
-    candidates = distinct(legal, hand, ws.lead[0], n, own, tables)
+    candidates = distinct(legal, hand, ws.lead[LEAD_PLAYED], n, own, tables)
     if candidates == bit(own):
         return own
     replay_history(P, n, tables, view, tricks, ws, play_from)
     rollout_seats(params, draws, view, n, ws)
     for c in range(64):
-        stats[0, c] = 0.0
-        stats[1, c] = 0.0
-        stats[3, c] = 0.0
-        stats[4, c] = 0.0
+        stats[ST_GAIN, c] = 0.0
+        stats[ST_GAIN_SQ, c] = 0.0
+        stats[ST_WEIGHT, c] = 0.0
+        stats[ST_WEIGHT_SQ, c] = 0.0
     key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
     index = 0
     n_worlds = 0
-    wanted = np.int64(params[0])
-    race, first = params[2], np.int64(params[3])
+    wanted = np.int64(params[SEARCH_WORLDS])
+    race, first = params[SEARCH_RACE], np.int64(params[SEARCH_FIRST])
     n_pool, picked, step, u = 0, 0, 0.0, 0.0
-    weighted = params[4] > 0.0 and params[6] <= 1.0
-    if params[4] > 0.0:  # inference: weigh a larger draw, then resample (systematic: one uniform, even steps)
-        n_pool, index = weigh(P, n, tables, view, tricks, key, min(wanted * np.int64(params[6]), MAX_POOL),
-                              1.0 / params[5], ws)
+    weighted = params[SEARCH_INFER] > 0.0 and params[SEARCH_POOL] <= 1.0
+    if params[SEARCH_INFER] > 0.0:  # inference: weigh a larger draw, then resample (systematic: one uniform, steps)
+        n_pool, index = weigh(P, n, tables, view, tricks, key, min(wanted * np.int64(params[SEARCH_POOL]), MAX_POOL),
+                              1.0 / params[SEARCH_TAU], ws)
         if weighted:
             if n_pool == 0 or not relative(n_pool, ws):
                 return own
@@ -255,8 +272,8 @@ def decide(params, draws, view, tables, P, n, tricks, ws, play_from):
             while picked < n_pool - 1 and ws.weight[picked] <= u:
                 picked += 1
             u += step
-            # drawn again: its rollouts (deterministic) are still in stats[2], and it is one world of weight k, its
-            # multiplicity, not k worlds (the square of its weight grows by (k + 1)^2 - k^2)
+            # drawn again: its rollouts (deterministic) are still in stats[ST_LAST], and it is one world of weight k,
+            # its multiplicity, not k worlds (the square of its weight grows by (k + 1)^2 - k^2)
             again = picked == last
             k = k + 1 if again else 1
             wt2 = 2.0 * k - 1.0
@@ -274,21 +291,21 @@ def decide(params, draws, view, tables, P, n, tricks, ws, play_from):
         while m:
             c = lowest(m)
             m &= m - np.uint64(1)
-            stats[2, c] = rollout(P, n, tables, view, c, world, talon_points, tricks, ws, play_from)
+            stats[ST_LAST, c] = rollout(P, n, tables, view, c, world, talon_points, tricks, ws, play_from)
         m = candidates
         while m:  # paired with the rollout policy's own card in the same world
             c = lowest(m)
             m &= m - np.uint64(1)
-            d = stats[2, c] - stats[2, own]
-            stats[0, c] += wt * d
-            stats[1, c] += wt * d * d
-            stats[3, c] += wt
-            stats[4, c] += wt2
+            d = stats[ST_LAST, c] - stats[ST_LAST, own]
+            stats[ST_GAIN, c] += wt * d
+            stats[ST_GAIN_SQ, c] += wt * d * d
+            stats[ST_WEIGHT, c] += wt
+            stats[ST_WEIGHT_SQ, c] += wt2
         if race > 0.0 and n_worlds >= first:
             candidates = raced(candidates, own, stats, race)
             if candidates == bit(own):
                 break
-    return best(candidates, own, stats, params[1])
+    return best(candidates, own, stats, params[SEARCH_MARGIN])
 
 
 @njit_nrt_free

@@ -206,7 +206,7 @@ def make_policy(spec: PolicySpec | str) -> SeatPolicy:
 class Watching:
     """A reference-engine seat that plays the decisions of ``inner`` (a policy, or a spec) and calls
     :meth:`watch` after each card it plays: how studies, benchmarks and tests ask other policies about the very
-    decisions of a game (``scripts/infer_study.py``, ``bench/bench_decisions.py``)."""
+    decisions of a game (``studies/infer_study/infer_study.py``, ``bench/bench_decisions.py``)."""
 
     def __init__(self, inner):
         self.inner = make_policy(inner) if isinstance(inner, (str, PolicySpec)) else inner

@@ -1,8 +1,9 @@
 """What a seat may know, and the interface every policy answers.
 
 A policy sees its own hand, the cards played, the voids they revealed, the talon cards it knows (its own discard,
-the card it looked at), the pool and the payments so far, and nothing else (issue 4's information discipline).
-Engines build a :class:`SeatView` for each decision; policies never touch the engine's state.
+the card it looked at), the pool and the payments so far, and nothing else (the information discipline,
+``tests/test_policies.py``). Engines build a :class:`SeatView` for each decision; policies never touch the engine's
+state.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..cards import N_SUITS
 from ..kernel.bits import bit, count, select
 from ..kernel.jit import njit_nrt_free
 from ..kernel.keys_nb import below, draw
@@ -34,6 +35,11 @@ from ..kernel.tricks import espagnolette_eligible
 TRIES = 64
 """Rejected uniform deals before the exact dynamic programme takes over."""
 MAX_NEED = 13  # a holder needs at most 12 cards (hand size) plus a spare state
+I_X, I_CAP, I_ALLOWED, I_REST, I_SPARE, I_LEN = range(6)
+"""The rows of the sampler's ``ints`` scratch (int64 ``(I_LEN, MAX_HOLDERS)``): per holder, the cards given, the
+cap, the cards allowed, the cards still needed, a spare row."""
+NOT_COUNTED, COUNTED, NONE_CONSISTENT = 0, 1, 2
+"""``Scratch.state[0]``: whether the counts of this decision's worlds are in ``Scratch.table``."""
 MAX_HOLDERS = 4  # the three other seats taking part, and the talon (a seat that sits out holds nothing)
 N_KEYS = MAX_NEED ** (MAX_HOLDERS - 1)
 _SUIT = np.uint64(0xFFFF)
@@ -134,7 +140,7 @@ def count_worlds(unseen, need, n_holders, voids, table, fact, x, cap, allowed, r
     (ignoring the declarer's eligibility). ``table``: float64 ``(5, N_KEYS)``."""
     table[:, :] = 0.0
     # level 4: nothing left to give; only the all-zero need is complete
-    table[4, 0] = 1.0
+    table[N_SUITS, 0] = 1.0  # no suit left: one way
     total_after = 0  # cards of the suits after j
     for j in range(3, -1, -1):
         c = count(suit_of_mask(unseen, j))
@@ -188,8 +194,8 @@ def count_worlds(unseen, need, n_holders, voids, table, fact, x, cap, allowed, r
 @njit_nrt_free
 def deal_exact(key, index, unseen, need, n_holders, voids, table, fact, ints, out, cards):
     """One world drawn exactly uniformly with :func:`count_worlds`'s table (filled before). Returns the next draw
-    index. ``ints``: int64 scratch ``(5, MAX_HOLDERS)``."""
-    x, cap, allowed, rest, spare = ints[0], ints[1], ints[2], ints[3], ints[4]
+    index. ``ints``: int64 scratch ``(I_LEN, MAX_HOLDERS)``."""
+    x, cap, allowed, rest, spare = ints[I_X], ints[I_CAP], ints[I_ALLOWED], ints[I_REST], ints[I_SPARE]
     for h in range(n_holders):
         out[h] = _ZERO
     for h in range(n_holders - 1):
@@ -258,10 +264,10 @@ def _eligible(P, out, decl, decl_played):
 
 
 Scratch = namedtuple("Scratch", "ints table fact out cards state")
-"""The sampler's arrays (the caller's: it allocates nothing): ``ints`` int64 ``(5, MAX_HOLDERS)``, ``table``
+"""The sampler's arrays (the caller's: it allocates nothing): ``ints`` int64 ``(I_LEN, MAX_HOLDERS)``, ``table``
 float64 ``(5, N_KEYS)`` (the counts), ``fact`` float64 ``(64,)`` (factorials), ``out`` uint64 ``(MAX_HOLDERS,)``
-(the world: each holder's cards), ``cards`` int64 ``(64,)`` (a shuffle), ``state`` int64 ``(1,)`` (see
-:func:`sample`)."""
+(the world: each holder's cards), ``cards`` int64 ``(64,)`` (a shuffle), ``state`` int64 ``(1,)`` (a cell:
+:data:`NOT_COUNTED`, :data:`COUNTED` or :data:`NONE_CONSISTENT`, see :func:`sample`)."""
 
 
 @njit_nrt_free
@@ -271,18 +277,20 @@ def sample(P, key, index, unseen, need, n_holders, voids, decl, decl_played, scr
 
     ``decl`` (-1: none) is the holder who declared the espagnolette: his hand at the first lead (his cards in the
     world and ``decl_played``) must have been eligible (R38), a constraint the counting does not encode.
-    ``scratch.state[0]`` says whether ``scratch.table`` already holds this decision's counts (1), none is consistent
-    (2), or not counted yet (0), so that a decision that draws many worlds counts once.
+    ``scratch.state[0]`` says whether ``scratch.table`` already holds this decision's counts (``COUNTED``), none is
+    consistent (``NONE_CONSISTENT``), or not counted yet (``NOT_COUNTED``), so that a decision that draws many worlds
+    counts once.
     """
     ints, table, fact, out, cards, state = scratch
     for _ in range(TRIES):
         index = deal_uniform(key, index, unseen, need, n_holders, out, cards)
         if consistent(out, n_holders, voids) and _eligible(P, out, decl, decl_played):
             return index
-    if state[0] == 0:
-        total = count_worlds(unseen, need, n_holders, voids, table, fact, ints[0], ints[1], ints[2], ints[3])
-        state[0] = 1 if total > 0.0 else 2
-    if state[0] == 2:
+    if state[0] == NOT_COUNTED:
+        total = count_worlds(unseen, need, n_holders, voids, table, fact, ints[I_X], ints[I_CAP], ints[I_ALLOWED],
+                             ints[I_REST])
+        state[0] = COUNTED if total > 0.0 else NONE_CONSISTENT
+    if state[0] == NONE_CONSISTENT:
         return -1
     for _ in range(TRIES * TRIES):
         index = deal_exact(key, index, unseen, need, n_holders, voids, table, fact, ints, out, cards)

@@ -1,4 +1,5 @@
-"""The run folder: one schema, Arrow tables, crash-safe Parquet part files and a manifest (DESIGN.md decision 6).
+"""The run folder: one schema, Arrow tables, crash-safe Parquet part files and a manifest: a killed run resumes with
+only its missing chunks and equals an uninterrupted one.
 
 A run folder holds ``manifest.json`` (the run description, versions, and the completed chunks) and, per chunk of
 matches, a seat table ``part-NNNNN.parquet`` and a payments table ``payments-NNNNN.parquet``, each carrying its own

@@ -1,4 +1,4 @@
-"""A run folder being written (DESIGN.md decisions 6 and 13): one writer at a time, holding the folder's lock;
+"""A run folder being written (crash-safe, and every writer locks): one writer at a time, holding the folder's lock;
 parts written durably under temporary names, then the manifest; a new folder, a replaced one (``--force``, only a
 run folder, its old figures removed), or a resumed one (a lost manifest rebuilt from the parts)."""
 

@@ -1,4 +1,5 @@
-"""The run table's schema (version 3), declared once, and the Arrow tables of a chunk, built without copying the
+"""The run table's schema (version 3), derived from its one declaration (:data:`reversis_sim.columns.SEAT_TABLE`,
+``PAYMENTS_TABLE``), and the Arrow tables of a chunk, built without copying the
 engine's arrays (:class:`reversis_sim.columns.Chunk`): the seat table, one row per (deal, seat), and the payments
 table, one row per non-zero (deal, seat, reason, direction).
 
@@ -12,38 +13,28 @@ import json
 import numpy as np
 import pyarrow as pa
 
-from ..columns import PAYMENT_COLUMNS, Chunk
+from ..columns import PAYMENTS_TABLE, SEAT_TABLE, Chunk
 from ..game import FATES, REASONS
 
 SCHEMA_VERSION = 3
 META_KEY = b"reversis_sim.run"
 """The key of a part's own metadata (its run, chunk, rows and matches) in the Parquet footer."""
 
-_SEAT_TYPES = {
-    "match": pa.uint32(), "deal": pa.int16(), "seat": pa.int8(), "dealer": pa.int8(), "position": pa.int8(),
-    "policy": pa.dictionary(pa.int8(), pa.string()),
-    "fish": pa.int64(), "card_points": pa.int16(), "tricks_won": pa.int8(), "hearts_at_lead": pa.int8(),
-    "to_pool": pa.int64(), "from_pool": pa.int64(), "quinola_net": pa.int64(),
-    "pool_before": pa.int64(), "pool_after": pa.int64(),
-    "quinola_holder": pa.int8(), "quinola_fate": pa.dictionary(pa.int8(), pa.string()), "quinola_trick": pa.int8(),
-    "party_winner": pa.int8(), "party_loser": pa.int8(), "party_value": pa.int16(),
-    "reversis_seat": pa.int8(), "reversis_made": pa.bool_(), "reversis_breaker": pa.int8(),
-    "espagnolette_eligible": pa.int8(), "espagnolette_seat": pa.int8(), "espagnolette_made": pa.bool_(),
-    "hand": pa.uint64(),
+ARROW_TYPES = {
+    "uint32": pa.uint32(), "int8": pa.int8(), "int16": pa.int16(), "int64": pa.int64(), "uint64": pa.uint64(),
+    "bool": pa.bool_(), "dictionary<int8, string>": pa.dictionary(pa.int8(), pa.string()),
 }
-SCHEMA = pa.schema([pa.field(name, t, nullable=False) for name, t in _SEAT_TYPES.items()])
+"""The Arrow type of each ``dtype`` a column of :data:`reversis_sim.columns.SEAT_TABLE` or ``PAYMENTS_TABLE`` names."""
+SCHEMA = pa.schema([pa.field(c.name, ARROW_TYPES[c.dtype], nullable=False) for c in SEAT_TABLE])
 """The seat table: one row per (deal, seat). No column holds a null (non-nullable: Parquet writes no definition
 levels)."""
-_PAYMENT_TYPES = {"match": pa.uint32(), "deal": pa.int16(), "seat": pa.int8(),
-                  "policy": pa.dictionary(pa.int8(), pa.string()), "reason": pa.dictionary(pa.int8(), pa.string()),
-                  "amount": pa.int64()}
-assert set(_PAYMENT_TYPES) == {*PAYMENT_COLUMNS, "policy"}
-PAYMENTS_SCHEMA = pa.schema([pa.field(name, t, nullable=False) for name, t in _PAYMENT_TYPES.items()])
+PAYMENTS_SCHEMA = pa.schema([pa.field(c.name, ARROW_TYPES[c.dtype], nullable=False) for c in PAYMENTS_TABLE])
 """The payments table: one row per non-zero (deal, seat, reason, direction); ``amount`` > 0 received, < 0 paid."""
 
 WRITE_OPTIONS = dict(compression="zstd", compression_level=1, write_statistics=["match"])
-"""How both tables are written (measured in ``bench/bench_writer.py``): zstd at its fastest level on dictionary
-pages, statistics only for ``match`` (the readers check a part's match range from them)."""
+"""How both tables are written (measured when the lean schema was chosen: docs/performance.md; ``reversis-sim bench``
+measures the writer today): zstd at its fastest level on dictionary pages, statistics only for ``match`` (the readers
+check a part's match range from them)."""
 
 _REASONS = pa.array(REASONS, pa.string())
 _FATES = pa.array(FATES, pa.string())

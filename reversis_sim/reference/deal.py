@@ -55,7 +55,7 @@ class DealState:
         self.party_winner: int | None = None
         self.party_loser: int | None = None
         self.bete: int | None = None
-        seeds = [seed] * self.n if policy_seeds is None else list(policy_seeds)  # DESIGN decision 1
+        seeds = [seed] * self.n if policy_seeds is None else list(policy_seeds)  # determinism by key
         self.streams = [keys.stream(seeds[s], match, deal, keys.PURPOSE_POLICY, s) for s in range(self.n)]
 
     # -- bookkeeping ------------------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ class Layout:
 def deal_cards(rules: Rules, seed: int, match: int, deal: int, dealer: int, deals: Deals | None = None) -> Layout:
     """R11, R12: shuffle by key, then deal each hand in playing order from the eldest, then the talon cards.
 
-    ``deals`` (issue 18): the predealt cards go to their seats first and the rest of the deck is shuffled and dealt
+    ``deals``: the predealt cards go to their seats first and the rest of the deck is shuffled and dealt
     into the remaining places; a ``where`` condition the dealt hands miss draws the shuffle again, keyed by the
     attempt (:data:`reversis_sim.constraints.MAX_ATTEMPTS` at most). Without constraints, the deal is the keyed
     shuffle of attempt 0, as it always was."""

@@ -1,4 +1,4 @@
-"""Why a player loses fish (issue 26): every decision of a seat (the exchange, the declaration, the cards) valued
+"""Why a player loses fish: every decision of a seat (the exchange, the declaration, the cards) valued
 against the best from what the seat knew, marked where it cost fish, and the luck of the hand dealt; one deal
 (:mod:`.one_deal`), the settings and their checks (:mod:`.settings`), the marks (:mod:`.marks`). The review plays
 in the numba engine (:mod:`reversis_sim.numba_engine.reviewing`)."""

@@ -1,4 +1,4 @@
-"""Tuning the policy families (issue 14): a search space (:mod:`.space`), candidates measured block by block on
+"""Tuning the policy families: a search space (:mod:`.space`), candidates measured block by block on
 the same deals (:mod:`.evaluator`), an existing optimizer racing them (:mod:`.optimizers`), and the honest result: the
 chosen setting confirmed on fresh deals, best responses and self-play (:mod:`.tuner`); a journal of the evaluations
 made, so that an interrupted tuning resumes (:mod:`.journal`)."""

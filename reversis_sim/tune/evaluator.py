@@ -41,10 +41,11 @@ class DuplicateEvaluator:
     minus ``baseline`` on the same deals (see the module docstring)."""
 
     def __init__(self, rules: Rules, baseline: PolicySpec, field: PolicySpec, *, seed: int, block_matches: int,
-                 n_blocks: int, engine: str = "numba", threads: int | None = None, journal: Journal | None = None):
+                 n_blocks: int, engine: str = "numba", threads: int | None = None, journal: Journal | None = None,
+                 cluster=None):
         self.rules, self.baseline, self.field, self.seed = rules, baseline, field, int(seed)
         self.block_matches, self.n_blocks = int(block_matches), int(n_blocks)
-        self.engine, self.threads, self.journal = engine, threads, journal
+        self.engine, self.threads, self.journal, self.cluster = engine, threads, journal, cluster
         self._arms: dict[int, Arms] = {}
         self._counted: set[int] = set()  # blocks whose baseline seatings are in deals_used
         self.deals_used = 0
@@ -54,7 +55,8 @@ class DuplicateEvaluator:
     def _block_arms(self, block: int) -> Arms:
         if block not in self._arms:
             self._arms[block] = Arms(self.rules, first_match=block * self.block_matches, n_matches=self.block_matches,
-                                     match_deals=self.rules.match_deals, engine=self.engine, threads=self.threads)
+                                     match_deals=self.rules.match_deals, engine=self.engine, threads=self.threads,
+                                     cluster=self.cluster)
         return self._arms[block]
 
     def _baseline_keys(self, arms: Arms) -> list[tuple]:

@@ -3,11 +3,11 @@ resumes where it stopped and ends with exactly the result of an uninterrupted on
 
 A block evaluation (a candidate's mean gain over the baseline on one block of matches, :mod:`.evaluator`) is a pure
 function of the evaluation's context (rules, baseline, field, seed, block size), the candidate and the block
-(DESIGN.md decision 1), and the optimizers are seeded: a resumed tuning runs its search again from the start, and
-every evaluation it already made is read from the journal instead of being simulated, with the deals it cost, so
-the optimizer sees the same values in the same order, asks for the same candidates and spends the budget the same
-way. Only the evaluations the interrupted run had not reached are simulated (the confirmation on fresh deals is
-simulated again: it is one comparison).
+(every draw is a function of its key, not of a stream's history), and the optimizers are seeded: a resumed tuning runs
+its search again from the start, and every evaluation it already made is read from the journal instead of being
+simulated, with the deals it cost, so the optimizer sees the same values in the same order, asks for the same candidates
+and spends the budget the same way. Only the evaluations the interrupted run had not reached are simulated (the
+confirmation on fresh deals is simulated again: it is one comparison).
 
 The journal is ``journal.jsonl`` in the tuning's folder, one JSON object a line, each line written and flushed to
 disk before the search goes on; a line torn by a crash is ignored (that evaluation is simply made again) and set

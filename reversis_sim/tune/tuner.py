@@ -1,5 +1,5 @@
-"""Tuning a policy family honestly (DESIGN.md decision 14): the search chooses on the explore seed, a fresh seed
-measures.
+"""Tuning a policy family honestly (strength is claimed on fresh deals, never on the deals that chose it): the search
+chooses on the explore seed, a fresh seed measures.
 
 :func:`tune` searches the space for the setting that gains most over ``baseline`` against ``field``
 (:mod:`.optimizers`), then re-tests the chosen setting alone on ``confirm_seed`` with the duplicate comparison
@@ -66,7 +66,8 @@ def tune(rules: Rules | str, base: Spec, *, baseline: Spec | None = None, field:
          params: Sequence[str] = (), budget_deals: int = DEFAULT_BUDGET, eval_deals: int = DEFAULT_EVAL_DEALS,
          seed: int = 0, confirm_seed: int = 1, confirm_deals: int = DEFAULT_CONFIRM_DEALS, optimizer: str = "optuna",
          engine: str = "numba", threads: int | None = None, alpha: float = 0.05,
-         on_trial: Callable[[Trial, SearchResult], None] | None = None, journal: Journal | None = None) -> TuneResult:
+         on_trial: Callable[[Trial, SearchResult], None] | None = None, journal: Journal | None = None,
+         cluster=None) -> TuneResult:
     """Search the parameters of ``base``'s family for the setting that gains most over ``baseline`` (default
     ``base``) in one seat against ``field`` (default the baseline), then confirm it on fresh deals.
 
@@ -74,7 +75,8 @@ def tune(rules: Rules | str, base: Spec, *, baseline: Spec | None = None, field:
     ``budget_deals``: deals the search may simulate; ``eval_deals``: deals (per seat rotation) a candidate is judged
     on, in blocks of 200 matches; ``confirm_seed`` (not ``seed``) and ``confirm_deals``: the confirmation;
     ``journal`` (:class:`.journal.Journal`): keep every block evaluation, and read back those already made (a
-    resumed tuning). ``ValueError`` in one sentence on bad input, before anything is simulated.
+    resumed tuning); ``cluster`` (:class:`reversis_sim.cluster.Cluster`): its workers play the seatings (None: here).
+    ``ValueError`` in one sentence on bad input, before anything is simulated.
     """
     rules = as_rules(rules)
     base_spec = as_spec(base)
@@ -95,13 +97,13 @@ def tune(rules: Rules | str, base: Spec, *, baseline: Spec | None = None, field:
                          f"interval is the result and holds its 95% from {least:,} matches (docs/statistics.md "
                          f"§9): give --confirm-deals {least * rules.match_deals:,} or more")
     evaluator = DuplicateEvaluator(rules, base_line, fld, seed=seed, block_matches=BLOCK_MATCHES, n_blocks=n_blocks,
-                                   engine=engine, threads=threads, journal=journal)
+                                   engine=engine, threads=threads, journal=journal, cluster=cluster)
     found = search(space, evaluator, budget_deals=int(budget_deals), seed=seed, optimizer=optimizer, on_trial=on_trial)
     best = found.best
     if best is None:  # pragma: no cover - search refuses a budget below one full evaluation
         raise ValueError("the budget did not cover one full evaluation")
     confirm = compare(rules, best.spec, base_line, fld, n_matches=confirm_matches, seed=int(confirm_seed),
-                      engine=engine, threads=threads)
+                      engine=engine, threads=threads, cluster=cluster)
     return TuneResult(rules.name, str(base_spec), str(base_line), str(fld), int(seed), int(confirm_seed), found, best,
                       confirm, alpha)
 

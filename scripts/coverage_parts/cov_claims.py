@@ -17,8 +17,8 @@ import cov_common  # noqa: F401  (the repository on the path)
 import numpy as np
 from scipy import stats as st
 
-from reversis_sim.analysis.multiple import holm_reject  # noqa: E402
-from reversis_sim.compare import sweep, tournament  # noqa: E402
+from reversis_sim.analysis.multiple import holm_reject
+from reversis_sim.compare import sweep, tournament
 
 TOURNAMENT = ("avoid", "tuned", "saver", "avoid:take=4.25")
 """The policies of the tournament: two that differ a lot, one a little, one hardly at all (take 4.25 against 4)."""

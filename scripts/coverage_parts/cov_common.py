@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 from scipy import stats as st
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 TRUTH_SEED, BLOCK_SEED = 1001, 2002
 """The truth runs' seed, and the seed of the small runs (blocks), which the truth never uses."""

@@ -18,10 +18,10 @@ from pathlib import Path
 import cov_common  # noqa: F401  (the repository on the path)
 import numpy as np
 
-from reversis_sim.engines import get_engine  # noqa: E402
-from reversis_sim.game import FATES  # noqa: E402
-from reversis_sim.policies import parse_spec  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+from reversis_sim.engines import get_engine
+from reversis_sim.game import FATES
+from reversis_sim.policies import parse_spec
+from reversis_sim.rules import get_preset
 
 BLOCK = 50_000
 """Matches per cached file (an interrupted harness resumes from its last complete file)."""

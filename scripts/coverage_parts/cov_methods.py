@@ -2,7 +2,7 @@
 
 Each takes ``x`` float64 (K, n), K samples of n per-match values, and returns the bounds ``(low, high)``, float64
 (K,), of its two-sided ``level`` interval for the mean. ``t`` is the toolkit's (Student t on the per-match values,
-:func:`reversis_sim.analysis.stats.paired_comparison`); the others are the candidates of issue 24:
+:func:`reversis_sim.analysis.stats.paired_comparison`); the others are the candidates measured:
 
 - ``hall``: Hall's (1992) cubic transformation of the studentized mean, ``g(T) = T + a T**2 / 3 + a**2 T**3 / 27 +
   a / 6`` with ``a = skew / sqrt(n)`` (monotone, so the interval is its exact inverse at the t quantiles);

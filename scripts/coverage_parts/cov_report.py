@@ -7,15 +7,15 @@ import copy
 import time
 from pathlib import Path
 
-import cov_claims as claims  # noqa: E402
-import cov_runs as runs  # noqa: E402
+import cov_claims as claims
+import cov_runs as runs
 import numpy as np
-from cov_common import BLOCK_SEED, TRUTH_SEED, judge, line  # noqa: E402
+from cov_common import BLOCK_SEED, TRUTH_SEED, judge, line
 from scipy import stats as st
 
-from reversis_sim.analysis.scan import RunScan  # noqa: E402
-from reversis_sim.analysis.scan_part import add_sums, part_sums  # noqa: E402
-from reversis_sim.record import completed_chunks, part_path, payments_path, read_manifest  # noqa: E402
+from reversis_sim.analysis.scan import RunScan
+from reversis_sim.analysis.scan_part import add_sums, part_sums
+from reversis_sim.record import completed_chunks, part_path, payments_path, read_manifest
 
 TABLES = {"avoid": {"truth": 2_000_000, "tiny": 4_000, "small": 400_000, "large": 3_200_000},
           "random|avoid|tuned|saver": {"truth": 1_000_000, "tiny": 4_000, "small": 200_000, "large": 1_600_000}}

@@ -19,11 +19,11 @@ import cov_common  # noqa: F401  (the repository on the path)
 import numpy as np
 import polars as pl
 
-from reversis_sim.analysis.scan import RunScan, scan_run  # noqa: E402
-from reversis_sim.analysis.scan_part import Layout, add_sums, part_sums  # noqa: E402
-from reversis_sim.analysis.stats import clopper_pearson_interval, wilson_interval  # noqa: E402
-from reversis_sim.record import RunSpec, completed_chunks, part_path, payments_path, read_manifest  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+from reversis_sim.analysis.scan import RunScan, scan_run
+from reversis_sim.analysis.scan_part import Layout, add_sums, part_sums
+from reversis_sim.analysis.stats import clopper_pearson_interval, wilson_interval
+from reversis_sim.record import RunSpec, completed_chunks, part_path, payments_path, read_manifest
+from reversis_sim.rules import get_preset
 
 MEAN_TABLES = {"fish_by_seat": ["seat"], "fish_by_seat_zero_sum": ["seat"], "fish_by_position": ["position"],
                "fish_by_policy": ["policy"], "fish_by_reason": ["policy", "reason"], "quinola_cost": ["fate"]}

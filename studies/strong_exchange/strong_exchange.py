@@ -1,5 +1,5 @@
-"""The `strong` preset (issue 28, route (a)): `tuned` with the one exchange the review found it losing most on, chosen
-on one seed and measured on another.
+"""The `strong` preset (route (a): a heuristic change): `tuned` with the one exchange the review found it losing most
+on, chosen on one seed and measured on another.
 
 The review (docs/review.md) put 9.2 fish of `tuned`'s loss on each exchange, 7.3 of them on the exchanges where it
 held the J♥: its discard score (avoid_nb._discard_score) never let a J♥ go while it held an Ace. The avoid family
@@ -9,7 +9,7 @@ exploring seed (101), then measures the chosen setting on the confirmation seed 
 parlett and serbian (modern has no talon: the parameters cannot act there), and the speed of a table of it beside
 `tuned` in the same run (in alternating rounds).
 
-    python scripts/strong_exchange.py             # about 6 minutes on 2 cores (warm)
+    python studies/strong_exchange/strong_exchange.py             # about 6 minutes on 2 cores (warm)
 
 Writes results/strong/exchange.json.
 """
@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reversis_sim.bench import tables_in_turn
+from reversis_sim.compare import compare
+from reversis_sim.policies import NAMED, parse_spec
+from reversis_sim.rules import get_preset
 
-from reversis_sim.bench import tables_in_turn  # noqa: E402
-from reversis_sim.compare import compare  # noqa: E402
-from reversis_sim.policies import NAMED, parse_spec  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 OUT = ROOT / "results" / "strong" / "exchange.json"
 EXPLORE_SEED, CONFIRM_SEED = 101, 202

@@ -1,4 +1,4 @@
-"""Issue 27, inference: do worlds weighed by what the other seats played put more probability on the true deal's
+"""The search's inference: do worlds weighed by what the other seats played put more probability on the true deal's
 hidden cards than uniform worlds?
 
 Deals of the reference engine with `tuned` (or --table) in every seat; at each card decision of every seat with a
@@ -12,8 +12,8 @@ paired difference with a 95% interval over deals (the deal is the unit: its deci
 mean probability put on the truth, and the effective sample size of the weights (Kish: (sum w)^2 / sum w^2) as a
 share of K.
 
-    python scripts/infer_study.py                      # parlett, 120 deals, K=256, seed 101 (exploring)
-    python scripts/infer_study.py --seed 202 --tau 1   # a confirmation seed, the chosen tau only
+    python studies/infer_study/infer_study.py                      # parlett, 120 deals, K=256, seed 101 (exploring)
+    python studies/infer_study/infer_study.py --seed 202 --tau 1   # a confirmation seed, the chosen tau only
 """
 
 from __future__ import annotations

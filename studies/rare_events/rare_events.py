@@ -1,9 +1,9 @@
-"""Rare events made common (issue 18): reversis and espagnolette success by hand strength, from runs whose seat 0 is
+"""Rare events made common: reversis and espagnolette success by hand strength, from runs whose seat 0 is
 dealt the hands that make them possible, with the weighting that turns the conditional rates back into
 unconditional ones.
 
-    python scripts/rare_events.py                 # 240,000 deals per study, seed 2026, tuned seats
-    python scripts/rare_events.py --deals 24000 --markdown
+    python studies/rare_events/rare_events.py                 # 240,000 deals per study, seed 2026, tuned seats
+    python studies/rare_events/rare_events.py --deals 24000 --markdown
 
 For each study, a constrained run (``--where`` on seat 0's dealt hand) gives the rate of the event *among the deals
 that meet the constraint* (seat 0's rows, Wilson 95% interval); the constraint's acceptance (the share of all
@@ -22,15 +22,13 @@ from pathlib import Path
 
 import polars as pl
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reversis_sim.analysis import load_run  # noqa: E402
-from reversis_sim.analysis.hands import conditioning  # noqa: E402
-from reversis_sim.analysis.tables import rate_table  # noqa: E402
-from reversis_sim.constraints import deals_of  # noqa: E402
-from reversis_sim.record import RunSpec  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
-from reversis_sim.simulate import run  # noqa: E402
+from reversis_sim.analysis import load_run
+from reversis_sim.analysis.hands import conditioning
+from reversis_sim.analysis.tables import rate_table
+from reversis_sim.constraints import deals_of
+from reversis_sim.record import RunSpec
+from reversis_sim.rules import get_preset
+from reversis_sim.simulate import run
 
 STUDIES = [
     ("espagnolette: seat 0 eligible (four Aces, or the J♥ and three)", "aces(0) == 4 or (has(0, JH) and aces(0) >= 3)",

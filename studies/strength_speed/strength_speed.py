@@ -1,9 +1,9 @@
-"""What strength costs (issue 28): every player of the review ladder, its duplicate gain over `tuned` (from
+"""What strength costs: every player of the review ladder, its duplicate gain over `tuned` (from
 results/ladder/ladder.json, seed 202, a seat of the player against three `tuned`) against its speed (a table of
 four of the player, the kernel's core on one thread, measured here, every player in turn and in rounds, so that
 a load on the machine falls on all of them; the best round counts, as `bench` does).
 
-    python scripts/strength_speed.py          # about 2 minutes (the searches' tables are slow)
+    python studies/strength_speed/strength_speed.py          # about 2 minutes (the searches' tables are slow)
 
 Writes results/strong/strength_speed.json and results/strong/strength_speed.png (docs/strength.md).
 """
@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import polars as pl
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reversis_sim.bench import tables_in_turn
+from reversis_sim.plot import strength_speed
+from reversis_sim.rules import get_preset
 
-from reversis_sim.bench import tables_in_turn  # noqa: E402
-from reversis_sim.plot import strength_speed  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 LADDER = ROOT / "results" / "ladder" / "ladder.json"
 OUT = ROOT / "results" / "strong" / "strength_speed.json"

@@ -1,5 +1,6 @@
-"""Issue 28, route (b), probed offline: can a small learned evaluator of a card decision's options, distilled from
-the review's option values, choose better than `strong` (route (a))? Measured before any policy family is built.
+"""Route (b) to a strong fast player, probed offline: can a small learned evaluator of a card decision's options,
+distilled from the review's option values, choose better than `strong` (route (a))? Measured before any policy family is
+built.
 
 Data. Self-play of `strong` in all four seats under `parlett`. Every card decision with two or more distinct options
 is reviewed by the machinery of `reversis-sim review` (numba_engine.reviewing.review_matches): each option played
@@ -34,8 +35,8 @@ exchange stays strong's) against three `strong` in duplicate matches of the refe
 `strong` in that seat on the same cards: fish a deal, the match the unit. Each model's choices are made by its numba
 forward pass, timed on the test decisions (features given).
 
-    NUMBA_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python scripts/distill_probe.py       # ~15 minutes, one core (warm)
-    python scripts/distill_probe.py --train 40 --val 10 --test 20 --play 40 --out /tmp/d.json   # a quick look
+    NUMBA_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python studies/distill_probe/distill_probe.py  # ~15 min, one core
+    python studies/distill_probe/distill_probe.py --train 40 --val 10 --test 20 --play 40 --out /tmp/d.json  # a look
 
 Writes results/strong/distill.json.
 """
@@ -44,24 +45,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reversis_sim import cards as C
+from reversis_sim.game import dealer_of
+from reversis_sim.numba_engine.reviewing import review_matches
+from reversis_sim.numba_engine.trace import trace_match
+from reversis_sim.policies import NAMED, make_policy, parse_spec
+from reversis_sim.reference.match import play_deal
+from reversis_sim.rules import get_preset
 
-from numba import njit  # noqa: E402
-
-from reversis_sim import cards as C  # noqa: E402
-from reversis_sim.game import dealer_of  # noqa: E402
-from reversis_sim.numba_engine.reviewing import review_matches  # noqa: E402
-from reversis_sim.numba_engine.trace import trace_match  # noqa: E402
-from reversis_sim.policies import NAMED, make_policy, parse_spec  # noqa: E402
-from reversis_sim.reference.match import play_deal  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 OUT = ROOT / "results" / "strong" / "distill.json"
 SEEDS = {"train": 301, "val": 302, "test": 303}
@@ -461,7 +459,7 @@ def main() -> None:
         fits[name] |= {"numba_forward_ns_per_decision": picks(m, te, timed=True)[1], "fit_s": m["fit_s"],
                        "validation_regret": float(m["val_regret"])}
     report = {
-        "what": "issue 28 route (b) probe: option evaluators distilled from the review's values, against strong's "
+        "what": "route (b) probe: option evaluators distilled from the review's values, against strong's "
                 "card (regret in fish on held-out decisions), then played against strong (duplicate matches)",
         "rules": "parlett", "self_play": "strong in all four seats",
         "review": {"worlds": WORLDS, "rollout": "strong", "choose_worlds": WORLDS // 2, "measure_worlds": WORLDS // 2},

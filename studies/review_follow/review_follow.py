@@ -1,4 +1,4 @@
-"""Is the review's advice worth its fish? (issue 26): a player that takes the reviewer's best option at some kinds of
+"""Is the review's advice worth its fish?: a player that takes the reviewer's best option at some kinds of
 decision and its own elsewhere, against the player itself, on the same deals (duplicate: same cards, same seats).
 
 Seat 0 plays ``--policy`` at a table of ``--field``; ``--follow before`` lets it take the reviewer's best exchange
@@ -8,7 +8,7 @@ of the advice, with its 95% interval (the match the unit; printed from the match
 interval holds, :data:`reversis_sim.analysis.intervals.MIN_MATCHES`). The dealer rotates, so seat 0 plays every
 position.
 
-    python scripts/review_follow.py --follow before --matches 4000 --seed 909
+    python studies/review_follow/review_follow.py --follow before --matches 4000 --seed 909
 """
 
 from __future__ import annotations

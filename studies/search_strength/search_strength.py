@@ -1,13 +1,13 @@
-"""The search player's strength and cost (docs/search.md, issue 27): the default `search` against the best tuned
+"""The search player's strength and cost (docs/search.md): the default `search` against the best tuned
 heuristic of the rules and against the search it replaced (`search:worlds=16` with the `tuned` rollout and
 neither race nor start, the default before 0.2.0), under parlett, modern and serbian, on a fresh seed; the curve of
 strength against cost for worlds 1..64, old and new; the exploitability of the default by the heuristic family's
 best response.
 
-    python scripts/search_strength.py                 # about 45 minutes on 2 cores
-    python scripts/search_strength.py --only curve    # one part
-    python scripts/search_strength.py --markdown      # the tables of docs/search.md from the saved results
-    python scripts/search_strength.py --figure        # the curve's figure from the saved results
+    python studies/search_strength/search_strength.py               # about 45 minutes on 2 cores
+    python studies/search_strength/search_strength.py --only curve  # one part
+    python studies/search_strength/search_strength.py --markdown    # docs/search.md's tables, from the saved results
+    python studies/search_strength/search_strength.py --figure      # the curve's figure, from the saved results
 
 The exploring seed (101) chose the setting (docs/search.md); every number here is on other seeds. Writes
 results/search/strength.json and results/search/curve.png. The numbers of the search before 0.2.0, measured the
@@ -24,15 +24,14 @@ from pathlib import Path
 
 import polars as pl
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reversis_sim.bench import measure_search
+from reversis_sim.compare import compare
+from reversis_sim.plot import strength_speed
+from reversis_sim.plot.files import save_figure
+from reversis_sim.rules import get_preset
+from reversis_sim.tune import best_response
 
-from reversis_sim.bench import measure_search  # noqa: E402
-from reversis_sim.compare import compare  # noqa: E402
-from reversis_sim.plot import strength_speed  # noqa: E402
-from reversis_sim.plot.files import save_figure  # noqa: E402
-from reversis_sim.rules import get_preset  # noqa: E402
-from reversis_sim.tune import best_response  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 OUT = ROOT / "results" / "search" / "strength.json"
 CONFIRM_SEED, CURVE_SEED, EXPLOIT_SEED = 505, 606, 707

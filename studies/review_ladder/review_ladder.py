@@ -1,4 +1,4 @@
-"""The review's ladder (issue 26): every player's error rate at one table, beside its duplicate gain at that table.
+"""The review's ladder: every player's error rate at one table, beside its duplicate gain at that table.
 
 Each player sits in seat 0 of a table of ``--field`` and is reviewed over ``--matches`` matches (seed
 ``--seed``: the same deals for every player) by ``--worlds`` worlds of ``--rollout``, into a review folder under
@@ -8,7 +8,7 @@ review's), in fish per deal. Then the rank correlation of the two orders (Spearm
 of players whose error rates differ by more than twice the standard error of their difference, whether the one with
 the lower error rate has the higher duplicate gain.
 
-    python scripts/review_ladder.py --matches 1000 --out results/ladder
+    python studies/review_ladder/review_ladder.py --matches 1000 --out results/ladder
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from reversis_sim.rules import PRESETS
 LADDER = ["random", "naive", "lowest", "avoid", "cautious", "hunter", "saver", "bold", "tuned", "tuned_modern",
           "tuned_serbian", "strong", "search:worlds=4,race=0,first=4,start=0,rollout=tuned",
           "search:worlds=16,race=0,first=4,start=0,rollout=tuned"]
-"""The players of the issue's ladder: the baselines, the family's defaults, every named preset, the search (strong:
-issue 28); the search as it was before 0.2.0, spelled out (docs/search.md)."""
+"""The players of the ladder: the baselines, the family's defaults, every named preset, strong, the search; the search
+as it was before 0.2.0, spelled out (docs/search.md)."""
 
 
 def reviewed(rules, player: str, a, out: Path) -> dict:

@@ -1,4 +1,4 @@
-"""Where a player loses most against the search (issue 26, docs/findings.md): its decisions reviewed in seat 0 of
+"""Where a player loses most against the search (docs/findings.md): its decisions reviewed in seat 0 of
 a table of ``--field``, grouped into situations (the kind of decision crossed with holding the J♥, the last two
 tricks and a reversis committed), ranked by the fish lost per deal in each.
 
@@ -6,7 +6,7 @@ The exploring review (``--seed``) only chooses the top situations; their fish lo
 then measured on a review of other deals (``--confirm-seed``), each with its 95% interval (the match the unit),
 and one replayable example of each (its costliest significant decision on the confirmation deals).
 
-    python scripts/review_situations.py --policy tuned --field tuned --matches 4000 --worlds 32
+    python studies/review_situations/review_situations.py --policy tuned --field tuned --matches 4000 --worlds 32
 """
 
 from __future__ import annotations

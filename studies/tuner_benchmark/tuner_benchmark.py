@@ -6,8 +6,8 @@ same budget of simulated deals, from several search seeds; each chosen setting i
 fresh seed, so the optimizers are ranked by what their choice is really worth, not by their own (selected,
 flattering) estimates.
 
-    python scripts/tuner_benchmark.py             # 4 optimizers x 3 seeds, 10M deals each (~15 min on 2 cores)
-    python scripts/tuner_benchmark.py --budget 2000000 --seeds 1 --format json
+    python studies/tuner_benchmark/tuner_benchmark.py  # 4 optimizers x 3 seeds, 10M deals each (~15 min on 2 cores)
+    python studies/tuner_benchmark/tuner_benchmark.py --budget 2000000 --seeds 1 --format json
 """
 
 from __future__ import annotations
@@ -15,12 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from reversis_sim.compare import compare  # noqa: E402
-from reversis_sim.tune import OPTIMIZERS, tune  # noqa: E402
+from reversis_sim.compare import compare
+from reversis_sim.tune import OPTIMIZERS, tune
 
 CONFIRM_SEED = 900_001
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env python
-"""The tuned presets and the exploitability table (issue 14), reproducibly.
+"""The tuned presets and the exploitability table, reproducibly.
 
 For each rule set: self-play from `avoid` (each round tunes one seat against copies of the previous round's best,
 on its own explore and confirm seeds, until a round's confirmed gain holds 0), then the final setting's gain over
 `avoid` on fresh deals. Then, for every named policy and the tuned ones, a best response of the `avoid` family on
 fresh seeds: how much the family exploits it. Writes results/tuning/presets.json and prints markdown tables.
 
-    python scripts/tune_presets.py                      # about 40 minutes on 2 cores
-    python scripts/tune_presets.py --rules parlett --budget 5000000 --rounds 2 --no-table
+    python studies/tune_presets/tune_presets.py                      # about 40 minutes on 2 cores
+    python studies/tune_presets/tune_presets.py --rules parlett --budget 5000000 --rounds 2 --no-table
 """
 
 from __future__ import annotations
@@ -17,11 +17,10 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reversis_sim.compare import compare
+from reversis_sim.tune import best_response, self_play
 
-from reversis_sim.compare import compare  # noqa: E402
-from reversis_sim.tune import best_response, self_play  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 TABLE = ["random", "lowest", "avoid", "cautious", "hunter", "saver", "bold"]
 
