@@ -23,9 +23,10 @@ def pytest_configure(config) -> None:
 def pytest_sessionstart(session) -> None:
     """Compile the kernels the tests need in processes of their own (``warm_kernels.py``), so that no test waits
     for a compile another test already paid for. Under pytest-xdist (``-n``, the default: ``pyproject.toml``) the
-    controller compiles them for the whole suite before its workers start, two processes side by side (the heuristics' kernels, the
-    search's and the review's), and every worker loads them from the cache; in one process (``-p no:xdist`` or
-    ``-n 0``) one process compiles them beside the suite, which compiles what it needs first itself.
+    controller compiles them for the whole suite before its workers start, two processes side by side (the
+    heuristics' kernels, the search's and the review's), and every worker loads them from the cache; in one process
+    (``-p no:xdist`` or ``-n 0``) one process compiles them beside the suite, which compiles what it needs first
+    itself.
     ``REVERSIS_TEST_NO_WARM=1`` turns it off. No test depends on it: a kernel not in the cache is compiled by the test
     that needs it."""
     config = session.config

@@ -10,7 +10,6 @@ CITATION = re.compile(r"DESIGN(\.md| decision)|[Ii]ssue [0-9]+|\.\./shared|/work
 SUFFIXES = {".py", ".md", ".sh", ".toml", ".ipynb", ".txt"}
 
 PARALLEL = {
-    "reversis_sim/numba_engine/deal.py": 2,
     "reversis_sim/analysis/intervals.py": 1,
     "reversis_sim/analysis/headline.py": 1,
     "reversis_sim/analysis/tables.py": 1,

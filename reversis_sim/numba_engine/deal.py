@@ -62,9 +62,10 @@ def deal_cards(P, n, deck, cards, shuffle_key, dealer, hands, offered, predeal):
     eldest (the dealer one card more; a dealer who sits out none, F1.6), then one talon card before each
     non-dealer.
 
-    ``predeal`` (``uint64 (PREDEAL_SIZE,)``, issue 18): the cards placed in each seat's hand before the deal
-    (``predeal[PD_PLACED]`` all of them); only the other cards are shuffled, and a seat's hand is its predealt cards
-    and as many shuffled ones as it lacks. With nothing predealt this is the deal of an unconstrained run."""
+    ``predeal`` (``uint64 (PREDEAL_SIZE,)``, the deals' constraints): the cards placed in each seat's hand before
+    the deal (``predeal[PD_PLACED]`` all of them); only the other cards are shuffled, and a seat's hand is its
+    predealt cards and as many shuffled ones as it lacks. With nothing predealt this is the deal of an unconstrained
+    run."""
     n_deck = P[P_N_DECK]
     placed = predeal[PD_PLACED]
     m = 0
@@ -151,7 +152,8 @@ def start_deal(rules, n, seats, h_match, h_pmatch, d, pool_before, double_ante, 
     deals' ``where`` condition (the deal's error set)."""
     P, deck = rules.P, rules.deck
     dealer = dealer_of(P, d)
-    # DESIGN decision 1: the deal's draws, keyed by (seed, match, deal, purpose, seat).
+    # Every draw of a deal is keyed by (seed, match, deal, purpose, seat), never by a running stream, so that a deal
+    # is the same card for card whatever was played before it, on whatever thread, in either engine.
     h_deal = extend(h_match, d)
     # Each seat's policy stream is keyed by its own policy seed (``h_pmatch[s]`` = extend(seed_hash(policy seed),
     # match)); by default every policy seed is the run seed, and then this is extend(h_deal, PURPOSE_POLICY), s.
