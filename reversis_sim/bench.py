@@ -254,13 +254,17 @@ def first_output(argv: list[str], *, timeout: float = 1800.0) -> dict:
                                 stderr=follower, env=env, close_fds=True, start_new_session=True)
         os.close(follower)
         first, pending, asked = None, "", False
-        while proc.poll() is None and time.monotonic() - start < timeout:
+        while time.monotonic() - start < timeout:
             ready, _, _ = select.select([leader], [], [], 0.2)
             if not ready:
+                if proc.poll() is not None:
+                    break  # ended, and all it wrote has been read
                 continue
             try:
                 chunk = os.read(leader, 4096).decode(errors="replace")
-            except OSError:
+            except OSError:  # the command ended and its terminal closed
+                break
+            if not chunk:
                 break
             pending += chunk
             *lines, pending = re.split(r"[\r\n]", pending)

@@ -308,7 +308,7 @@ def deals_from(rules, predeal, where, *, quiet: bool = False):
 
 
 COMPILE_SECONDS = {"simulate": 30, "compare": 30, "tournament": 30, "sweep": 30, "tune": 30, "best-response": 30,
-                   "replay": 30, "review": 45, "play": 45, "hands": 5, "bench": 30}
+                   "replay": 40, "review": 60, "play": 45, "hands": 5, "bench": 30}
 """Seconds each command compiles for on its first run, measured from an empty cache on the project's 2-core
 machine (``reversis-sim bench --compile``, docs/performance.md), rounded up; what the first-run notice promises."""
 
