@@ -60,7 +60,9 @@ class Commands(click.Group):
         except KeyboardInterrupt:
             click.echo(f"\ninterrupted: {ctx.invoked_subcommand or 'reversis-sim'} stopped before it finished; it "
                        f"writes its results only when complete, so nothing of this run was kept", err=True)
-            ctx.exit(130)
+            from .options import exit_interrupted
+
+            exit_interrupted()
 
 
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})

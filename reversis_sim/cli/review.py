@@ -25,6 +25,7 @@ from .options import (
     compiling_notice,
     continue_command,
     deals_from,
+    exit_interrupted,
     fail,
     folder_errors,
     interruptible,
@@ -283,7 +284,7 @@ def _review_player(ctx, rules, policy, field, n_deals, seed, out, resume, force,
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: the chunks reviewed are saved in {out}; continue with:\n  "
                    f"{continue_command(ctx, out=out)}", err=True)
-        sys.exit(130)
+        exit_interrupted()
     except click.ClickException as e:  # a cluster lost mid-review, a full disk: the chunks written are kept
         if (Path(out) / "manifest.json").exists():
             e.message += f"; the chunks reviewed are kept: continue with {continue_command(ctx, out=out)}"

@@ -23,6 +23,7 @@ from .options import (
     compiling_notice,
     continue_command,
     deals_from,
+    exit_interrupted,
     fail,
     folder_errors,
     json_text,
@@ -267,7 +268,7 @@ def interrupted(ctx: click.Context, out: str, n_chunks: int):
     done = len(completed_chunks(read_manifest(out))) if Path(out, "manifest.json").exists() else 0
     click.echo(f"\ninterrupted: {done} of {n_chunks} chunks are saved in {out}; continue with:\n  "
                f"{continue_command(ctx, out=out)}", err=True)
-    sys.exit(130)
+    exit_interrupted()
 
 
 def print_summary(out, fmt) -> None:

@@ -18,6 +18,7 @@ from .options import (
     SEED,
     command,
     continue_command,
+    exit_interrupted,
     json_text,
     os_fault,
     policy_spec,
@@ -149,7 +150,7 @@ def _journal(ctx, kind: str, out, settings: dict, *, resume: bool, force: bool):
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: the {len(journal.known):,} block evaluations made are kept in {out}; continue "
                    f"with:\n  {continue_command(ctx)}", err=True)
-        sys.exit(130)
+        exit_interrupted()
     except Exception:
         if created and not journal.known:  # refused before anything was evaluated: leave no folder behind
             shutil.rmtree(out, ignore_errors=True)
