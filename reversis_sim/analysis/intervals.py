@@ -31,6 +31,7 @@ MIN_MATCHES = {
     "seat": 32_000,
     "pool": 128_000,
     "error_rate": 1_000,
+    "pool_path": 1_000,
 }
 """The fewest matches from which the t interval of each kind of quantity held its 95% coverage, neither side
 missing more than the binomial band allows, in every configuration ``scripts/interval_coverage.py`` measured (parlett,

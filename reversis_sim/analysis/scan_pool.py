@@ -1,0 +1,194 @@
+"""One part of a run reduced to the sums of the pool-path estimator (:mod:`.pool_path`), in numpy.
+
+Every (deal, seat) row's pool flow other than its ante is split off as ``c · P`` (``P`` the pool at the deal's
+Quinola event: the pool carried in plus the deal's antes, ``c`` a small integer) and the rest of its value kept as
+the light part; the split is checked exactly on every row (``c`` an integer, the pool after the deal 0, 1 or 2 times
+``P``, a match starting from an empty pool, the antes of a new and of a carried pool the same in every deal). A part
+that breaks the law (a preset whose payments scale with the pool, ``serbian``'s doubled antes) yields a
+:class:`PathPart` that says why, and the run's tables keep the plain means.
+
+The groups are those of the run's mean tables: seats, positions, policies, seats with the pool share, the J♥'s
+holder by fate and overall (its ``quinola_net``), the holder's fish, and with the payments by key the reasons that
+move the pool (``pool_double``, ``pool_won``, and ``return``, whose pool part is a rolled-back doubling or win or a
+failed espagnolette's repayment).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..game import FATES, REASONS
+from .pool_path import N_OUTCOMES, PathSums
+from .scan_part import Layout, read_columns
+
+__all__ = ["POOL_REASONS", "PathPart", "path_blocks", "path_part"]
+
+POOL_REASONS = ("pool_double", "pool_won", "return")
+"""The payment reasons with a part proportional to the pool."""
+SEAT_COLUMNS = ("match", "deal", "dealer", "seat", "position", "fish", "to_pool", "from_pool", "pool_before",
+                "pool_after", "quinola_holder", "quinola_fate", "quinola_net")
+PAY_COLUMNS = ("match", "deal", "seat", "reason", "amount")
+_R = {name: REASONS.index(name) for name in ("ante", *POOL_REASONS)}
+
+
+def path_blocks(lay: Layout) -> dict[str, int]:
+    """The groups of the pool-path sums, block by block, and their widths (in this order in the sums)."""
+    S, P = lay.n_seats, lay.n_policies
+    widths = {"seat": S, "position": S, "policy": P, "seat_zero_sum": S, "cost_fate": len(FATES), "cost_all": 1,
+              "holder_fish": 1}
+    if lay.reasons_by is not None:
+        widths["reasons"] = (P if lay.reasons_by == "policy" else S) * len(POOL_REASONS)
+    return widths
+
+
+class PathPart:
+    """The pool-path sums of some parts, or why they cannot be had (``broken``: a sentence, or None).
+
+    ``dealers`` (K,): the dealer of each deal of a match; ``antes``: the distinct (ante of a new pool, ante of a
+    carried pool) seen, as a set of pairs of which each may be None where no such deal was seen."""
+
+    def __init__(self, sums: PathSums | None, dealers: np.ndarray | None, antes: set, broken: str | None):
+        self.sums, self.dealers, self.antes, self.broken = sums, dealers, antes, broken
+
+    def add(self, other: PathPart) -> PathPart:
+        if self.broken or other.broken:
+            return self if self.broken else other
+        if not np.array_equal(self.dealers, other.dealers):
+            return PathPart(None, None, set(), "its matches are not dealt in the same order")
+        news = {a for a, _ in self.antes | other.antes if a is not None}
+        carries = {c for _, c in self.antes | other.antes if c is not None}
+        if len(news) > 1 or len(carries) > 1:
+            return PathPart(None, None, set(), "its antes are not the same in every deal")
+        return PathPart(self.sums.add(other.sums), self.dealers, {(min(news, default=None),
+                                                                   min(carries, default=None))}, None)
+
+    def ante(self) -> tuple[float, float]:
+        """(ante of a new pool, ante of a carried pool); one never seen is taken as the other (it then never
+        matters to the estimate)."""
+        (new, carry), = self.antes
+        new = carry if new is None else new
+        carry = new if carry is None else carry
+        return float(new), float(carry)
+
+
+def _broken(why: str) -> PathPart:
+    return PathPart(None, None, set(), why)
+
+
+def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
+    """The pool-path sums of one part (its seat table and its payments table)."""
+    S = lay.n_seats
+    t = read_columns(seat_path, SEAT_COLUMNS)
+    n = t["match"].size
+    D = n // S
+    match_d, deal_d, dealer_d = t["match"][::S].astype(np.int64), t["deal"][::S].astype(np.intp), t["dealer"][::S]
+    starts = np.flatnonzero(np.r_[True, match_d[1:] != match_d[:-1]])
+    U = starts.size
+    K = D // U if U else 0
+    if U == 0 or D != U * K or not np.array_equal(deal_d, np.tile(np.arange(K), U)):
+        return _broken("its matches are not all of the same length")
+    dealers = dealer_d[:K].astype(np.intp)
+    if not np.array_equal(dealer_d.reshape(U, K), np.broadcast_to(dealers, (U, K))):
+        return _broken("its matches are not dealt in the same order")
+    p = read_columns(pay_path, PAY_COLUMNS)
+    row = (p["match"].astype(np.int64) - match_d[0]) * K + p["deal"].astype(np.int64)
+    if row.size and (row.min() < 0 or row.max() >= D):
+        return _broken("its payments name deals its seat table lacks")
+    cell = row * S + p["seat"].astype(np.int64)
+    amount, reason = p["amount"].astype(np.int64), p["reason"]
+
+    def per_row(code: int) -> np.ndarray:
+        pick = reason == code
+        return np.bincount(cell[pick], weights=amount[pick], minlength=D * S).round().astype(np.int64).reshape(D, S)
+
+    ante = -per_row(_R["ante"])
+    pool_before, pool_after = t["pool_before"][::S].astype(np.int64), t["pool_after"][::S].astype(np.int64)
+    pot = pool_before + ante.sum(axis=1)  # P_k: the pool at the deal's Quinola event
+    if np.any(pot <= 0) or np.any(pool_before[starts] != 0):
+        return _broken("a match does not start from an empty pool, or a deal has no pool")
+    flow = (t["from_pool"] - t["to_pool"]).astype(np.int64).reshape(D, S) + ante
+    c_net, rest = np.divmod(flow, pot[:, None])
+    grow = 1 - c_net.sum(axis=1)
+    if np.any(rest) or np.any((grow < 0) | (grow >= N_OUTCOMES)) or not np.array_equal(pool_after, grow * pot):
+        return _broken("a deal's pool flows are not multiples of its pool")
+    c_of = {}
+    for name in ("pool_double", "pool_won"):
+        c_of[name], rest = np.divmod(per_row(_R[name]), pot[:, None])
+        if np.any(rest):
+            return _broken(f"a deal's {name} is not a multiple of its pool")
+    c_q = c_of["pool_double"] + c_of["pool_won"]
+    c_of["return"] = c_net - c_q
+    new = np.flatnonzero(pool_before == 0)
+    carried = np.flatnonzero(pool_before > 0)
+    a_new, a_carry = ante.sum(axis=1)[new], ante.sum(axis=1)[carried]
+    if (a_new.size and np.ptp(a_new)) or (a_carry.size and np.ptp(a_carry)):
+        return _broken("its antes are not the same in every deal")
+    antes = {(int(a_new[0]) if a_new.size else None, int(a_carry[0]) if a_carry.size else None)}
+
+    # the blocks: (light totals (U, G), sizes (U, G), events (U, G, K))
+    potf = pot.astype(np.float64)[:, None]
+    fish = t["fish"].astype(np.float64).reshape(D, S)
+    cn = c_net.astype(np.float64)
+
+    def by_match(values: np.ndarray) -> np.ndarray:  # (D, G) -> (U, G)
+        return values.reshape(U, K, -1).sum(axis=1)
+
+    def per_deal(c: np.ndarray) -> np.ndarray:  # (D, G) -> (U, G, K)
+        return c.reshape(U, K, -1).transpose(0, 2, 1)
+
+    full = np.full((U, S), float(K))
+    blocks = {"seat": (by_match(fish - cn * potf), full, per_deal(cn))}
+    pos = t["position"].reshape(D, S).astype(np.intp)
+    order = np.argsort(pos, axis=1)  # the seat at each position
+    fish_p, cn_p = np.take_along_axis(fish, order, 1), np.take_along_axis(cn, order, 1)
+    blocks["position"] = (by_match(fish_p - cn_p * potf), full, per_deal(cn_p))
+    policy_of = np.zeros((S, lay.n_policies))
+    policy_of[np.arange(S), lay.seat_policy] = 1.0
+    light_s, _, ev_s = blocks["seat"]
+    blocks["policy"] = (light_s @ policy_of, np.float64(K) * policy_of.sum(axis=0)[None, :].repeat(U, 0),
+                        np.einsum("usk,sp->upk", ev_s, policy_of))
+    zs = fish + (pool_after - pool_before).astype(np.float64)[:, None] / S
+    c_zs = cn - cn.sum(axis=1, keepdims=True) / S
+    blocks["seat_zero_sum"] = (by_match(zs - c_zs * potf), full, per_deal(c_zs))
+
+    holder = t["quinola_holder"][::S].astype(np.intp)
+    fate = t["quinola_fate"][::S].astype(np.intp)
+    F = len(FATES)
+    held = holder >= 0
+    h = np.where(held, holder, 0)
+    take = np.arange(D) * S + h
+    net = np.where(held, t["quinola_net"].astype(np.float64)[take], 0.0)
+    cq = np.where(held, c_q.reshape(-1)[take], 0).astype(np.float64)
+    hold_fish = np.where(held, fish.reshape(-1)[take], 0.0)
+    hold_cn = np.where(held, cn.reshape(-1)[take], 0.0)
+    onehot = (fate[:, None] == np.arange(F)[None, :]) & held[:, None]  # (D, F)
+    light_q = (net - cq * pot)[:, None] * onehot
+    blocks["cost_fate"] = (by_match(light_q), by_match(onehot.astype(np.float64)), per_deal(cq[:, None] * onehot))
+    heldf = held.astype(np.float64)[:, None]
+    blocks["cost_all"] = (by_match((net - cq * pot)[:, None]), by_match(heldf), per_deal(cq[:, None]))
+    blocks["holder_fish"] = (by_match((hold_fish - hold_cn * pot)[:, None]), by_match(heldf),
+                             per_deal(hold_cn[:, None]))
+
+    if lay.reasons_by is not None:
+        keyed = policy_of if lay.reasons_by == "policy" else np.eye(S)
+        lights, events = [], []
+        for name in POOL_REASONS:
+            c = c_of[name].astype(np.float64)
+            value = per_row(_R[name]).astype(np.float64)
+            lights.append(by_match(value - c * potf) @ keyed)
+            events.append(np.einsum("usk,sp->upk", per_deal(c), keyed))
+        # key-major, then reason, as the plain reason table's groups
+        light_r = np.stack(lights, axis=2).reshape(U, -1)
+        ev_r = np.stack(events, axis=2).reshape(U, -1, K)
+        sizes_r = np.repeat(np.float64(K) * keyed.sum(axis=0)[None, :].repeat(U, 0), len(POOL_REASONS), axis=1)
+        blocks["reasons"] = (light_r, sizes_r, ev_r)
+
+    assert list(blocks) == list(path_blocks(lay))
+    outcomes = np.zeros((U, S, N_OUTCOMES))
+    np.add.at(outcomes, (np.repeat(np.arange(U), K), dealer_d.astype(np.intp), grow), 1.0)
+    light = np.concatenate([b[0] for b in blocks.values()], axis=1)
+    sizes = np.concatenate([np.broadcast_to(b[1], b[0].shape) for b in blocks.values()], axis=1)
+    events = np.concatenate([b[2] for b in blocks.values()], axis=1)
+    return PathPart(PathSums.of(sizes, light, events, outcomes.reshape(U, -1)), dealers, antes, None)
