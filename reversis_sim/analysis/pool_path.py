@@ -47,7 +47,7 @@ from scipy import stats as sps
 
 from .intervals import n_needed
 
-__all__ = ["N_OUTCOMES", "PathSums", "expected_pools", "path_rows"]
+__all__ = ["N_OUTCOMES", "PathSums", "adjusted_totals", "expected_pools", "path_rows"]
 
 N_OUTCOMES = 3
 """The pool after a deal is 0, 1 or 2 times the pool at its Quinola event (won, carried, doubled)."""
@@ -153,3 +153,23 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
                      "ci_high": float(mean + half) if shown else np.nan, "n_units": units,
                      "n_deals": int(round(n_obs)), "n_needed": need})
     return rows
+
+
+def adjusted_totals(light: np.ndarray, events: np.ndarray, outcomes: np.ndarray, dealers: np.ndarray,
+                    ante_new: float, ante_carry: float) -> np.ndarray:
+    """Per match and group, a total whose mean over the matches is the pool-path estimate of the group's total and
+    whose spread is its influence (module docstring): ``L_g + Σ_k m̂_k e_{g,k} + Σ_{j,r} β_{j,r} (o_g(j, r) -
+    π̂_j(r) d_j)``. The plain machinery (``stats.mean_ci``, a paired comparison) on these values gives the
+    pool-path intervals of a comparison's tables.
+
+    ``light`` (U, G), ``events`` (U, G, K), ``outcomes`` (U, J * 3); returns float64 (U, G)."""
+    U = light.shape[0]
+    J = outcomes.shape[1] // N_OUTCOMES
+    counts = outcomes.sum(axis=0).reshape(J, N_OUTCOMES)
+    seen = counts.sum(axis=1)
+    chances = np.divide(counts, seen[:, None], out=np.full_like(counts, 1.0 / N_OUTCOMES), where=seen[:, None] > 0)
+    m, grad = expected_pools(chances, dealers, ante_new, ante_carry)
+    per_dealer = np.bincount(dealers, minlength=J).astype(np.float64)
+    beta = np.einsum("gk,kjr->gjr", events.mean(axis=0), grad) / np.where(per_dealer > 0, per_dealer, 1.0)[:, None]
+    deviation = outcomes.reshape(U, J, N_OUTCOMES) - chances[None] * per_dealer[None, :, None]
+    return light + events @ m + np.einsum("gjr,ujr->ug", beta, deviation)

@@ -23,7 +23,7 @@ from ..game import FATES, REASONS
 from .pool_path import N_OUTCOMES, PathSums
 from .scan_part import Layout, read_columns
 
-__all__ = ["POOL_REASONS", "PathPart", "path_blocks", "path_part"]
+__all__ = ["POOL_REASONS", "PathPart", "path_blocks", "path_part", "seat_terms", "split_pool"]
 
 POOL_REASONS = ("pool_double", "pool_won", "return")
 """The payment reasons with a part proportional to the pool."""
@@ -77,10 +77,15 @@ def _broken(why: str) -> PathPart:
     return PathPart(None, None, set(), why)
 
 
-def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
-    """The pool-path sums of one part (its seat table and its payments table)."""
-    S = lay.n_seats
-    t = read_columns(seat_path, SEAT_COLUMNS)
+def split_pool(t: dict, p: dict, S: int) -> dict | str:
+    """The pool's part of every row of some whole matches, or a sentence saying why it cannot be split off.
+
+    ``t``: the seat table's columns (``SEAT_COLUMNS``, one row per (deal, seat) in (match, deal, seat) order),
+    ``p``: the payments table's (``PAY_COLUMNS``, ``reason`` as codes into ``REASONS``). Returns ``U``, ``K`` (the
+    matches and their deals), ``dealers`` (K,), ``antes`` (a set of one (new pool, carried pool) pair), ``pot``
+    (D,) the pool at each deal's Quinola event, ``grow`` (D,) the pool after it in ``pot``s (0, 1, 2), ``c_net``
+    (D, S) each seat's pool flow other than its ante in ``pot``s, ``c_of`` those of ``pool_double``, ``pool_won``
+    and ``return`` (D, S), and ``per_row`` (a reason code -> its amounts (D, S))."""
     n = t["match"].size
     D = n // S
     match_d, deal_d, dealer_d = t["match"][::S].astype(np.int64), t["deal"][::S].astype(np.intp), t["dealer"][::S]
@@ -88,14 +93,13 @@ def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
     U = starts.size
     K = D // U if U else 0
     if U == 0 or D != U * K or not np.array_equal(deal_d, np.tile(np.arange(K), U)):
-        return _broken("its matches are not all of the same length")
+        return "its matches are not all of the same length"
     dealers = dealer_d[:K].astype(np.intp)
     if not np.array_equal(dealer_d.reshape(U, K), np.broadcast_to(dealers, (U, K))):
-        return _broken("its matches are not dealt in the same order")
-    p = read_columns(pay_path, PAY_COLUMNS)
+        return "its matches are not dealt in the same order"
     row = (p["match"].astype(np.int64) - match_d[0]) * K + p["deal"].astype(np.int64)
     if row.size and (row.min() < 0 or row.max() >= D):
-        return _broken("its payments name deals its seat table lacks")
+        return "its payments name deals its seat table lacks"
     cell = row * S + p["seat"].astype(np.int64)
     amount, reason = p["amount"].astype(np.int64), p["reason"]
 
@@ -107,25 +111,60 @@ def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
     pool_before, pool_after = t["pool_before"][::S].astype(np.int64), t["pool_after"][::S].astype(np.int64)
     pot = pool_before + ante.sum(axis=1)  # P_k: the pool at the deal's Quinola event
     if np.any(pot <= 0) or np.any(pool_before[starts] != 0):
-        return _broken("a match does not start from an empty pool, or a deal has no pool")
+        return "a match does not start from an empty pool, or a deal has no pool"
     flow = (t["from_pool"] - t["to_pool"]).astype(np.int64).reshape(D, S) + ante
     c_net, rest = np.divmod(flow, pot[:, None])
     grow = 1 - c_net.sum(axis=1)
     if np.any(rest) or np.any((grow < 0) | (grow >= N_OUTCOMES)) or not np.array_equal(pool_after, grow * pot):
-        return _broken("a deal's pool flows are not multiples of its pool")
+        return "a deal's pool flows are not multiples of its pool"
     c_of = {}
     for name in ("pool_double", "pool_won"):
         c_of[name], rest = np.divmod(per_row(_R[name]), pot[:, None])
         if np.any(rest):
-            return _broken(f"a deal's {name} is not a multiple of its pool")
+            return f"a deal's {name} is not a multiple of its pool"
+    c_of["return"] = c_net - c_of["pool_double"] - c_of["pool_won"]
+    new, carried = ante.sum(axis=1)[pool_before == 0], ante.sum(axis=1)[pool_before > 0]
+    if (new.size and np.ptp(new)) or (carried.size and np.ptp(carried)):
+        return "its antes are not the same in every deal"
+    antes = {(int(new[0]) if new.size else None, int(carried[0]) if carried.size else None)}
+    return {"U": U, "K": K, "dealers": dealers, "antes": antes, "pot": pot, "grow": grow, "c_net": c_net,
+            "c_of": c_of, "per_row": per_row, "dealer_d": dealer_d.astype(np.intp)}
+
+
+def outcome_counts(split: dict, S: int) -> np.ndarray:
+    """(U, S * 3): per match, the deals each seat dealt that left 0, 1 or 2 times their pool."""
+    U, K = split["U"], split["K"]
+    outcomes = np.zeros((U, S, N_OUTCOMES))
+    np.add.at(outcomes, (np.repeat(np.arange(U), K), split["dealer_d"], split["grow"]), 1.0)
+    return outcomes.reshape(U, -1)
+
+
+def seat_terms(t: dict, p: dict, S: int) -> tuple | str:
+    """The pool-path terms of every seat's fish over some whole matches (the tables of a comparison): ``light``
+    (U, S), ``events`` (U, S, K), ``outcomes`` (U, S * 3), ``dealers`` (K,) and ``antes``; or a sentence saying
+    why the pool cannot be split off (:func:`split_pool`)."""
+    split = split_pool(t, p, S)
+    if isinstance(split, str):
+        return split
+    U, K = split["U"], split["K"]
+    cn = split["c_net"].astype(np.float64)
+    light = t["fish"].astype(np.float64).reshape(-1, S) - cn * split["pot"][:, None]
+    return (light.reshape(U, K, S).sum(axis=1), cn.reshape(U, K, S).transpose(0, 2, 1), outcome_counts(split, S),
+            split["dealers"], split["antes"])
+
+
+def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
+    """The pool-path sums of one part (its seat table and its payments table)."""
+    S = lay.n_seats
+    t = read_columns(seat_path, SEAT_COLUMNS)
+    split = split_pool(t, read_columns(pay_path, PAY_COLUMNS), S)
+    if isinstance(split, str):
+        return _broken(split)
+    U, K, D = split["U"], split["K"], t["match"].size // S
+    pot, c_net, c_of, per_row = split["pot"], split["c_net"], split["c_of"], split["per_row"]
+    pool_before, pool_after = t["pool_before"][::S].astype(np.int64), t["pool_after"][::S].astype(np.int64)
     c_q = c_of["pool_double"] + c_of["pool_won"]
-    c_of["return"] = c_net - c_q
-    new = np.flatnonzero(pool_before == 0)
-    carried = np.flatnonzero(pool_before > 0)
-    a_new, a_carry = ante.sum(axis=1)[new], ante.sum(axis=1)[carried]
-    if (a_new.size and np.ptp(a_new)) or (a_carry.size and np.ptp(a_carry)):
-        return _broken("its antes are not the same in every deal")
-    antes = {(int(a_new[0]) if a_new.size else None, int(a_carry[0]) if a_carry.size else None)}
+    dealers, antes = split["dealers"], split["antes"]
 
     # the blocks: (light totals (U, G), sizes (U, G), events (U, G, K))
     potf = pot.astype(np.float64)[:, None]
@@ -186,9 +225,8 @@ def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
         blocks["reasons"] = (light_r, sizes_r, ev_r)
 
     assert list(blocks) == list(path_blocks(lay))
-    outcomes = np.zeros((U, S, N_OUTCOMES))
-    np.add.at(outcomes, (np.repeat(np.arange(U), K), dealer_d.astype(np.intp), grow), 1.0)
+    outcomes = outcome_counts(split, S)
     light = np.concatenate([b[0] for b in blocks.values()], axis=1)
     sizes = np.concatenate([np.broadcast_to(b[1], b[0].shape) for b in blocks.values()], axis=1)
     events = np.concatenate([b[2] for b in blocks.values()], axis=1)
-    return PathPart(PathSums.of(sizes, light, events, outcomes.reshape(U, -1)), dealers, antes, None)
+    return PathPart(PathSums.of(sizes, light, events, outcomes), dealers, antes, None)

@@ -5,12 +5,13 @@ print."""
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 
 import click
 
 from ..analysis.names import HAND_FEATURES, TABLES, hand_feature_of, hand_table_names
-from .options import command, folder_errors, json_text, refusal_note, shown_frame
+from .options import command, estimator_note, folder_errors, json_text, refusal_note, shown_frame
 
 TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True)
@@ -69,6 +70,9 @@ def analyze(run_dir, fmt, tables, hand_features):
             note = refusal_note(all_tables[n], match_deals)
             if note:
                 click.echo(note)
+            how = estimator_note(all_tables[n])
+            if how:
+                click.echo(textwrap.fill(how, width=100))
 
 
 @command("plot")

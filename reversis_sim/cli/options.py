@@ -120,6 +120,23 @@ def refusal_note(frame, match_deals: int | None) -> str | None:
             f"an interval needs, 0 where it is printed; docs/statistics.md §9)")
 
 
+POOL_PATH_WORDS = ("means through the {pool}'s expected size: the expected fish, with what the {pool} doubles and pays "
+                   "out valued at the size the rules give it from how often a deal in this run won, kept or doubled "
+                   "it, instead of the few big {pool}s this run happened to see; the same quantity as the plain mean, "
+                   "with intervals from fewer matches; docs/statistics.md §10")
+"""The sentence under a summary or a table whose means went through the pool's expected size
+(:mod:`reversis_sim.analysis.pool_path`)."""
+
+
+def estimator_note(frame, pool: str = "pool") -> str | None:
+    """The sentence under a table with an ``estimator`` column: how its means were estimated, else None."""
+    if "estimator" not in frame.columns or frame.height == 0:
+        return None
+    if (frame["estimator"] == "pool_path").any():
+        return f"({POOL_PATH_WORDS.format(pool=pool)})"
+    return "(plain means of what this run saw: its pool does not allow the pool-path estimator here)"
+
+
 def fail(e: Exception):
     """A refusal of the library (bad input it found, a folder it will not touch) as one sentence, exit status 1."""
     raise click.ClickException(str(e)) from None
