@@ -113,3 +113,19 @@ def test_a_run_whose_pool_breaks_the_law_keeps_the_plain_means(tmp_path):
     status = scan_run(search, pool_path=True).path_status()
     assert status is not None and "decides by the pool" in status
     assert summarize_run(search)["estimator"] == "plain"
+
+
+def test_the_tables_by_the_hand_dealt_go_through_the_pool_and_agree_with_the_plain_ones(mixed):
+    """fish_by_hearts and quinola_cost_by_guards: the same rows, the pool-path means within 4 plain standard errors
+    of the plain ones, narrower where the pool moves; a value held in fewer matches than the floor counts prints no interval."""
+    from reversis_sim.analysis.hands import by_hand, quinola_cost_by_hand
+
+    path, plain = by_hand(mixed, "hearts"), by_hand(mixed, "hearts", estimator="plain")
+    assert set(path["estimator"]) == {"pool_path"} and path["hearts"].to_list() == plain["hearts"].to_list()
+    both = path.join(plain, on="hearts", suffix="_plain").filter(pl.col("n_units") > 100)
+    assert (((both["mean"] - both["mean_plain"]) / both["se_plain"]).abs() < 4).all()
+    ratio = both["se"] / both["se_plain"]
+    assert ratio.max() < 1.1 and ratio.median() < 0.5  # no wider; much narrower where the pool moves (hearts held)
+    cost = quinola_cost_by_hand(mixed, "guards")
+    rare = cost.filter(pl.col("n_needed") > 0)
+    assert rare.height > 0 and rare["cost_ci_low"].is_nan().all()

@@ -99,8 +99,11 @@ class PathSums:
     ``add`` adds another part's sums (the same groups and shape); every match is a unit of every group (a match
     without a row of the group has ``n_g = 0`` but still moves ``π̂``)."""
 
-    def __init__(self, outer: np.ndarray):
+    def __init__(self, outer: np.ndarray, occupied: np.ndarray | None = None):
         self.outer = np.asarray(outer, np.float64)
+        # per group, the matches with a row of it (the ``n_units`` a plain table reports, and what its floor counts)
+        self.occupied = (np.full(len(self.outer), int(round(self.outer[0, 0, 0])) if len(self.outer) else 0)
+                         if occupied is None else np.asarray(occupied, np.int64))
 
     @classmethod
     def of(cls, sizes: np.ndarray, light: np.ndarray, events: np.ndarray, outcomes: np.ndarray) -> PathSums:
@@ -110,21 +113,23 @@ class PathSums:
         w = np.concatenate([np.ones((U, G, 1)), sizes[..., None], light[..., None], events,
                             np.broadcast_to(outcomes[:, None, :], (U, G, outcomes.shape[1]))], axis=2)
         wt = np.ascontiguousarray(w.transpose(1, 2, 0))  # (G, D, U)
-        return cls(np.matmul(wt, wt.transpose(0, 2, 1)))
+        return cls(np.matmul(wt, wt.transpose(0, 2, 1)), np.count_nonzero(sizes, axis=0))
 
     def add(self, other: PathSums) -> PathSums:
         self.outer = self.outer + other.outer
+        self.occupied = self.occupied + other.occupied
         return self
 
     def __getitem__(self, index) -> PathSums:
-        return PathSums(self.outer[index])
+        return PathSums(self.outer[index], self.occupied[index])
 
 
 def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: float, level: float = 0.95,
               kind: str = "pool_path") -> list[dict]:
     """The rows of :func:`.tables.mean_table` (``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units``, ``n_deals``,
     ``n_needed``) of every group of ``sums``, estimated through the pool's expected size (module docstring);
-    the bounds NaN where the run has fewer matches than an interval of ``kind`` needs."""
+    the bounds NaN where fewer matches hold a row of the group than an interval of ``kind`` needs (``n_units``:
+    those matches; the standard error counts every match, each one moving the chances the estimate uses)."""
     outer = sums.outer
     K = len(dealers)
     J = (outer.shape[1] - 3 - K) // N_OUTCOMES
@@ -136,7 +141,7 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
     chances = np.divide(counts, seen[:, None], out=np.full_like(counts, 1.0 / N_OUTCOMES), where=seen[:, None] > 0)
     m, grad = expected_pools(chances, dealers, ante_new, ante_carry)
     rows = []
-    for o in outer:
+    for o, occupied in zip(outer, sums.occupied):
         s = o[0]
         n_obs, light, events = s[1], s[2], s[3:3 + K]
         mean = (light + m @ events) / n_obs if n_obs > 0 else np.nan
@@ -146,11 +151,11 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
         var_sum = max(float(a @ o @ a), 0.0)
         units = int(round(G))
         se = np.sqrt(units / (units - 1) * var_sum) / n_obs if units > 1 and n_obs > 0 else np.nan
-        need = n_needed(units, kind)
+        need = n_needed(int(occupied), kind)  # the matches with a row of the group, as a plain table counts
         half = sps.t.ppf(0.5 + level / 2, units - 1) * se if units > 1 else np.nan
         shown = need == 0 and np.isfinite(se)
         rows.append({"mean": float(mean), "se": float(se), "ci_low": float(mean - half) if shown else np.nan,
-                     "ci_high": float(mean + half) if shown else np.nan, "n_units": units,
+                     "ci_high": float(mean + half) if shown else np.nan, "n_units": int(occupied),
                      "n_deals": int(round(n_obs)), "n_needed": need})
     return rows
 

@@ -183,14 +183,14 @@ class RunScan:
             return f"{readers[0]} decides by the pool it sees, so a deal's play depends on the pool carried into it"
         return None
 
-    def _path_table(self, block: str, keys: pl.DataFrame) -> pl.DataFrame:
+    def _path_table(self, block: str, keys: pl.DataFrame, kind: str = "pool_path") -> pl.DataFrame:
         """The rows of a block of the pool-path sums, keyed by ``keys`` (one row per group; groups without a row of
         data left out), with an ``estimator`` column."""
         widths = path_blocks(self.layout)
         names = list(widths)
         start = sum(widths[name] for name in names[:names.index(block)])
         part = self.sums["path"]
-        rows = path_rows(part.sums[start:start + widths[block]], part.dealers, *part.ante())
+        rows = path_rows(part.sums[start:start + widths[block]], part.dealers, *part.ante(), kind=kind)
         frame = pl.concat([keys, pl.DataFrame(rows, schema_overrides={"n_units": pl.Int64, "n_deals": pl.Int64,
                                                                       "n_needed": pl.Int64})], how="horizontal")
         return frame.filter(pl.col("n_deals") > 0).with_columns(pl.lit("pool_path").alias("estimator"))
@@ -296,14 +296,14 @@ class RunScan:
         keep = np.tile(present, K) & (m.n_units > 0)
         path = not lay.direction and self._use_path(estimator)
         plain = UnitMoments.from_sums(grid.filter(pl.Series(keep)), m[keep].sums(), m[keep].shift).table(
-            kind="pool_path" if path else "pool").sort(keys)
+            kind="pool_path_reason" if path else "pool").sort(keys)
         if estimator != "pool_path":
             return plain
         if not path:
             return plain.with_columns(pl.lit("plain").alias("estimator"))
         pooled = key_frame.select(pl.col(by).gather(np.repeat(np.arange(K), len(POOL_REASONS)))).with_columns(
             pl.Series("reason", np.tile(POOL_REASONS, K), pl.String))
-        moved = self._path_table("reasons", pooled)
+        moved = self._path_table("reasons", pooled, kind="pool_path_reason")
         plain = plain.join(moved.select(keys), on=keys, how="anti").with_columns(pl.lit("plain").alias("estimator"))
         return pl.concat([plain, moved.select(plain.columns)]).sort(keys)
 

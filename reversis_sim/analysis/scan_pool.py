@@ -23,7 +23,7 @@ from ..game import FATES, REASONS
 from .pool_path import N_OUTCOMES, PathSums
 from .scan_part import Layout, read_columns
 
-__all__ = ["POOL_REASONS", "PathPart", "path_blocks", "path_part", "seat_terms", "split_pool"]
+__all__ = ["POOL_REASONS", "PathPart", "group_part", "path_blocks", "path_part", "seat_terms", "split_pool"]
 
 POOL_REASONS = ("pool_double", "pool_won", "return")
 """The payment reasons with a part proportional to the pool."""
@@ -230,3 +230,31 @@ def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
     sizes = np.concatenate([np.broadcast_to(b[1], b[0].shape) for b in blocks.values()], axis=1)
     events = np.concatenate([b[2] for b in blocks.values()], axis=1)
     return PathPart(PathSums.of(sizes, light, events, outcomes), dealers, antes, None)
+
+
+def group_part(seat_path: Path, pay_path: Path, n_seats: int, group_of: np.ndarray, n_groups: int,
+               value: str = "fish") -> PathPart:
+    """The pool-path sums of one part for rows grouped by ``group_of`` (int (rows,), a group in ``0 ..
+    n_groups - 1``, or -1 for a row in no group: the tables by the hand dealt), of ``value``: ``fish`` (its pool
+    part the seat's net pool flow) or ``quinola_net`` (its pool part the pool won and the doubling paid)."""
+    S = n_seats
+    t = read_columns(seat_path, SEAT_COLUMNS)
+    split = split_pool(t, read_columns(pay_path, PAY_COLUMNS), S)
+    if isinstance(split, str):
+        return _broken(split)
+    U, K = split["U"], split["K"]
+    c_of = split["c_of"]
+    c = split["c_net"] if value == "fish" else c_of["pool_double"] + c_of["pool_won"]
+    c = c.reshape(-1).astype(np.float64)
+    light = t[value].astype(np.float64) - c * np.repeat(split["pot"], S)
+    group_of = np.asarray(group_of, np.int64)
+    keep = group_of >= 0
+    row = np.flatnonzero(keep)
+    unit, k = row // S // K, (row // S) % K
+    g = group_of[keep]
+    sums = np.bincount(unit * n_groups + g, weights=light[keep], minlength=U * n_groups).reshape(U, n_groups)
+    sizes = np.bincount(unit * n_groups + g, minlength=U * n_groups).reshape(U, n_groups).astype(np.float64)
+    events = np.bincount((unit * n_groups + g) * K + k, weights=c[keep], minlength=U * n_groups * K
+                         ).reshape(U, n_groups, K)
+    return PathPart(PathSums.of(sizes, sums, events, outcome_counts(split, S)), split["dealers"], split["antes"],
+                    None)
