@@ -117,7 +117,8 @@ def test_a_run_whose_pool_breaks_the_law_keeps_the_plain_means(tmp_path):
 
 def test_the_tables_by_the_hand_dealt_go_through_the_pool_and_agree_with_the_plain_ones(mixed):
     """fish_by_hearts and quinola_cost_by_guards: the same rows, the pool-path means within 4 plain standard errors
-    of the plain ones, narrower where the pool moves; a value held in fewer matches than the floor counts prints no interval."""
+    of the plain ones, narrower where the pool moves; a value held in fewer matches than the floor counts prints no
+    interval."""
     from reversis_sim.analysis.hands import by_hand, quinola_cost_by_hand
 
     path, plain = by_hand(mixed, "hearts"), by_hand(mixed, "hearts", estimator="plain")
