@@ -191,6 +191,9 @@ def hands(run_dir, features, fmt, figures):
                 note = refusal_note(t, match_deals)
                 if note:
                     click.echo(note)
+                how = estimator_note(t)
+                if how:
+                    click.echo(textwrap.fill(how, width=100))
     for p in paths:
         click.echo(f"wrote {p}", err=True)
 
