@@ -130,3 +130,15 @@ def test_the_tables_by_the_hand_dealt_go_through_the_pool_and_agree_with_the_pla
     cost = quinola_cost_by_hand(mixed, "guards")
     rare = cost.filter(pl.col("n_needed") > 0)
     assert rare.height > 0 and rare["cost_ci_low"].is_nan().all()
+
+
+def test_a_tournament_says_when_its_payoffs_stay_plain():
+    """A search in the tournament, or a table whose pool breaks the law, keeps the plain payoffs, naming why."""
+    from reversis_sim.compare.seatings import Table, as_spec
+    from reversis_sim.compare.tournament import pool_path_status
+
+    fine = Table(np.zeros((2, 4)), np.ones(2), (None,) * 5)
+    broken = Table(np.zeros((2, 4)), np.ones(2), "its antes are not the same in every deal")
+    assert pool_path_status([as_spec("avoid"), as_spec("tuned")], [fine]) is None
+    assert pool_path_status([as_spec("avoid")], [fine, broken]) == "its antes are not the same in every deal"
+    assert "decides by the pool" in pool_path_status([as_spec("search:worlds=2"), as_spec("avoid")], [fine])
