@@ -31,6 +31,9 @@ SEAT_COLUMNS = ("match", "deal", "dealer", "seat", "position", "fish", "to_pool"
                 "pool_after", "quinola_holder", "quinola_fate", "quinola_net")
 PAY_COLUMNS = ("match", "deal", "seat", "reason", "amount")
 _R = {name: REASONS.index(name) for name in ("ante", *POOL_REASONS)}
+MAX_MATCH_DEALS = 64
+"""The longest match the estimator takes: its sums hold, per group, the outer product of a vector with a term per
+deal of a match (27 numbers for 12 deals; a match of 10,000 deals would need 10^8 per group)."""
 
 
 def path_blocks(lay: Layout) -> dict[str, int]:
@@ -94,6 +97,8 @@ def split_pool(t: dict, p: dict, S: int) -> dict | str:
     K = D // U if U else 0
     if U == 0 or D != U * K or not np.array_equal(deal_d, np.tile(np.arange(K), U)):
         return "its matches are not all of the same length"
+    if K > MAX_MATCH_DEALS:
+        return f"its matches are longer than {MAX_MATCH_DEALS} deals (the estimator keeps a term per deal of a match)"
     dealers = dealer_d[:K].astype(np.intp)
     if not np.array_equal(dealer_d.reshape(U, K), np.broadcast_to(dealers, (U, K))):
         return "its matches are not dealt in the same order"
