@@ -22,7 +22,7 @@ from reversis_sim.compare.tournament import tournament  # noqa: E402
 POLICIES = ("avoid", "tuned")
 """The pair whose differences are the most skewed (tuned vs avoid, docs/statistics.md §9)."""
 TRUTH_MATCHES, TRUTH_STEP = 400_000, 50_000
-SIZE, N_BLOCKS = 4_000, 200
+SIZE, N_BLOCKS = 4_000, 100
 
 
 def _estimates(t) -> dict:
