@@ -163,12 +163,15 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                 t = _keyed(truth[name], keys)
                 keys_t = [k for k in t if np.isfinite(t[k]["mean"])]
                 truth_v = np.array([t[k]["mean"] for k in keys_t])
-                for est in ("plain", "pool_path"):
-                    per = [_keyed(b[est][name], keys) for b in blocks]
+                truth_se = np.array([t[k]["se"] for k in keys_t], float)
+                for est in ("plain", "pool_path", "pool_path, the truth's error added"):
+                    per = [_keyed(b[est.split(",")[0]][name], keys) for b in blocks]
                     got = {f: np.array([[b[k][f] if k in b and b[k][f] is not None else np.nan for k in keys_t]
                                         for b in per], float) for f in ("mean", "se", "n_units", "ci_low")}
                     q = st.t.ppf(0.975, np.maximum(got["n_units"] - 1, 1))
-                    low, high = got["mean"] - q * got["se"], got["mean"] + q * got["se"]
+                    # judged against a truth that has its own error: the block's and the truth's variances added
+                    se = np.hypot(got["se"], np.nan_to_num(truth_se)[None, :]) if "truth" in est else got["se"]
+                    low, high = got["mean"] - q * se, got["mean"] + q * se
                     # a row is judged where at least 1,000 of the block's matches hold it (its floor counts those)
                     judged = np.isfinite(got["se"]) & (got["n_units"] >= MIN_UNITS)
                     r = judge(low, high, truth_v[None, :], judged)
