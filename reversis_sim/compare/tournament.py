@@ -131,7 +131,7 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
             per_rot.append(tables[i, j, s].per_deal(s))
         values[i, j] = np.mean(per_rot, axis=0)
     # the payoffs and the ranking through the pool's expected size where every table allows it
-    # (analysis/pool_path.py): the same expected fish, with an interval from 1,000 matches instead of 32,000 or
+    # (analysis/pool_path.py): the same expected fish, with an interval from 10,000 matches instead of 32,000 or
     # 128,000; the pairwise claims keep the plain differences, whose floor was measured on them
     estimated = values
     why = pool_path_status(specs, tables.values())
@@ -143,14 +143,14 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
     payoff = []
     for i, j in itertools.product(range(k), range(k)):
         # plain: a seat's fish against another policy's field; a table of one policy alone is its pool left
-        kind = "pool_path" if why is None else ("seat" if i != j else "pool")
+        kind = "pool_path_tournament" if why is None else ("seat" if i != j else "pool")
         r = stats.mean_ci(estimated[i, j], level=level, kind=kind)
         payoff.append({"row": names[i], "column": names[j], **_bounds(r, r.mean), "n_matches": n_matches,
                        "estimator": "plain" if why else "pool_path"})
     row_means = values.mean(axis=1)  # (k, n_matches)
     ranking = []
     for i, row in enumerate(estimated.mean(axis=1)):
-        r = stats.mean_ci(row, level=level, kind="pool" if why else "pool_path")  # the row holds its table alone
+        r = stats.mean_ci(row, level=level, kind="pool" if why else "pool_path_tournament")  # its table alone too
         ranking.append({"policy": names[i], **_bounds(r, r.mean), "estimator": "plain" if why else "pool_path"})
     ranking_frame = (pl.DataFrame(ranking).sort("mean", descending=True, maintain_order=True)
                      .with_row_index("rank", offset=1).with_columns(pl.col("rank").cast(pl.Int64)))
