@@ -134,7 +134,7 @@ def estimator_note(frame, pool: str = "pool") -> str | None:
         return None
     if (frame["estimator"] == "pool_path").any():
         return f"({POOL_PATH_WORDS.format(pool=pool)})"
-    return "(plain means of what this run saw: its pool does not allow the pool-path estimator here)"
+    return f"(plain means of what this run saw: its {pool} does not allow the estimate through its expected size)"
 
 
 def fail(e: Exception):

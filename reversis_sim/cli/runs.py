@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 import sys
 import textwrap
 import time
@@ -318,8 +319,9 @@ def summary_text(summary: dict) -> str:
             lines.append(f"({what}: {too_few(n, deals_per)}; docs/statistics.md §9)")
     if summary.get("estimator") == "pool_path":
         lines.append(textwrap.fill(f"({POOL_PATH_WORDS.format(pool=pool)})", width=100))
-    elif summary.get("estimator_note"):
-        lines.append(textwrap.fill(f"(plain means of what this run saw: {summary['estimator_note']})", width=100))
+    elif summary.get("estimator_note"):  # the library's sentence, with the stake's name of these rules
+        why = re.sub(r"\bpool\b", pool, summary["estimator_note"])
+        lines.append(textwrap.fill(f"(plain means of what this run saw: {why})", width=100))
     if rules.scoring == "simple":
         note = (f"{rules.name} scores card points, not fish (simple scoring, F4.3): no fish change hands, so every "
                 f"fish figure is 0")
