@@ -41,6 +41,7 @@ MIN_MATCHES = {
     "pool_path": 2_000,
     "pool_path_reason": 10_000,
     "pool_path_tournament": 10_000,
+    "pool_path_cost": 100_000,
 }
 """The fewest matches from which the t interval of each kind of quantity held its 95% coverage, neither side
 missing more than the binomial band allows, in every configuration ``scripts/interval_coverage.py`` measured (parlett,
@@ -59,10 +60,11 @@ missing more than the binomial band allows, in every configuration ``scripts/int
   losses over the per-match decisions: measured on avoid in a field of tuned by ``scripts/review_coverage.py``
   (docs/review.md);
 - ``pool_path``: a mean of fish through the pool's expected size (:mod:`.pool_path`): a seat's, a position's, a
-  policy's, with the pool share, the Quinola's cost to its holder by fate and overall, the holder's fish, the
-  tables by the hand dealt; measured on a table of avoid and a table of four different players (a row's matches
-  are those that hold it; the Quinola's cost missed too often at 10,000 matches on two seeds of three,
-  docs/statistics.md §10);
+  policy's, with the pool share, the holder's fish, the tables by the hand dealt; measured on a table of avoid and
+  a table of four different players (a row's matches are those that hold it);
+- ``pool_path_cost``: the Quinola's cost to its holder by fate and overall through the pool's expected size: it
+  held at 1,000, 2,000 and 100,000 matches on both tables, but at 10,000 the four players' table missed a little
+  too often over three seeds (0.936, 43 below of 1,200), so it is printed from the size above that held;
 - ``pool_path_tournament``: a tournament's payoffs and ranking through the pool's expected size: measured on the
   tournament of avoid and tuned at its default 4,000 matches, where it held on one seed and not on another; the
   floor is that of the same quantities in the run tables (a policy's mean in its own table, a seat's among

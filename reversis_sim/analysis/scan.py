@@ -246,8 +246,8 @@ class RunScan:
                                 self._means("others", pl.DataFrame([seats])),
                                 pays.filter(pl.Series(others.n_units > 0)))
         if self._use_path(estimator):
-            cost = pl.concat([self._path_table("cost_all", pl.DataFrame({"fate": ["all"]})),
-                              self._path_table("cost_fate", pl.DataFrame({"fate": list(FATES)}))])
+            cost = pl.concat([self._path_table("cost_all", pl.DataFrame({"fate": ["all"]}), "pool_path_cost"),
+                              self._path_table("cost_fate", pl.DataFrame({"fate": list(FATES)}), "pool_path_cost")])
             tables.update(cost=cost, holder_fish=self._path_table("holder_fish", pl.DataFrame({"who": ["holder"]})))
         elif estimator == "pool_path":
             tables.update({k: tables[k].with_columns(pl.lit("plain").alias("estimator"))
