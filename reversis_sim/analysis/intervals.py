@@ -14,9 +14,9 @@ What does work is to stop estimating the pool from its rare extremes: its dynami
 seat decides by the pool, a deal's play does not depend on the pool it carries, so the expected pool at every deal
 follows from how often a deal wins, keeps or doubles it, which a run counts with binomial precision. The
 pool-path estimator (:mod:`.pool_path`) values every doubling and win at that expected size: the same quantity,
-every term of its interval bounded. Its kinds (``pool_path``, ``pool_path_reason``) hold from a few thousand
-matches; the plain kinds remain for the runs it does not cover (a search seat, a preset whose payments scale with
-the pool) and for ``estimator="plain"``.
+every term of its interval bounded. Its kinds (``pool_path``, ``pool_path_reason``, ``pool_path_tournament``,
+``pool_path_cost``) hold from 2,000 to 100,000 matches by table; the plain kinds remain for the runs it does not
+cover (a search seat, a preset whose payments scale with the pool) and for ``estimator="plain"``.
 
 So the toolkit keeps the Student t interval on per-match values (the match is the unit, decision 2) and prints it
 only from the number of matches at which the harness found it holding for every pair and table it measured:
