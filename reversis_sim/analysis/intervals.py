@@ -61,7 +61,7 @@ missing more than the binomial band allows, in every configuration ``scripts/int
   (docs/review.md);
 - ``pool_path``: a mean of fish through the pool's expected size (:mod:`.pool_path`): a seat's, a position's, a
   policy's, with the pool share, the holder's fish, the tables by the hand dealt; measured on a table of avoid and
-  a table of four different players (a row's matches are those that hold it);
+  a table of four different players (and a row only where 1,000 of the run's matches hold it);
 - ``pool_path_cost``: the Quinola's cost to its holder by fate and overall through the pool's expected size: it
   held at 1,000, 2,000 and 100,000 matches on both tables, but at 10,000 the four players' table missed a little
   too often over three seeds (0.936, 43 below of 1,200), so it is printed from the size above that held;

@@ -47,10 +47,14 @@ from scipy import stats as sps
 
 from .intervals import n_needed
 
-__all__ = ["N_OUTCOMES", "PathSums", "adjusted_totals", "expected_pools", "path_rows"]
+__all__ = ["N_OUTCOMES", "ROW_MATCHES", "PathSums", "adjusted_totals", "expected_pools", "path_rows"]
 
 N_OUTCOMES = 3
 """The pool after a deal is 0, 1 or 2 times the pool at its Quinola event (won, carried, doubled)."""
+ROW_MATCHES = 1_000
+"""The fewest matches that must hold a row (a hand value, a fate, a reason paid) for its interval to be printed, on
+top of the run's size its kind needs: the coverage harness judged the rows held by at least this many of a block's
+matches (``scripts/coverage_parts/cov_path.py``)."""
 
 
 def expected_pools(chances: np.ndarray, dealers: np.ndarray, ante_new: float, ante_carry: float
@@ -128,8 +132,9 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
               kind: str = "pool_path") -> list[dict]:
     """The rows of :func:`.tables.mean_table` (``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units``, ``n_deals``,
     ``n_needed``) of every group of ``sums``, estimated through the pool's expected size (module docstring);
-    the bounds NaN where fewer matches hold a row of the group than an interval of ``kind`` needs (``n_units``:
-    those matches; the standard error counts every match, each one moving the chances the estimate uses)."""
+    the bounds NaN where the run has fewer matches than an interval of ``kind`` needs, or fewer than
+    :data:`ROW_MATCHES` of them hold a row of the group (``n_units``: those matches; the standard error counts every
+    match, each one moving the chances the estimate uses)."""
     outer = sums.outer
     K = len(dealers)
     J = (outer.shape[1] - 3 - K) // N_OUTCOMES
@@ -151,7 +156,9 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
         var_sum = max(float(a @ o @ a), 0.0)
         units = int(round(G))
         se = np.sqrt(units / (units - 1) * var_sum) / n_obs if units > 1 and n_obs > 0 else np.nan
-        need = n_needed(int(occupied), kind)  # the matches with a row of the group, as a plain table counts
+        need = n_needed(units, kind)
+        if need == 0 and occupied < ROW_MATCHES:  # a rare row: the matches that would hold it in ROW_MATCHES
+            need = max(int(np.ceil(units * ROW_MATCHES / max(int(occupied), 1))), units + 1)
         half = sps.t.ppf(0.5 + level / 2, units - 1) * se if units > 1 else np.nan
         shown = need == 0 and np.isfinite(se)
         rows.append({"mean": float(mean), "se": float(se), "ci_low": float(mean - half) if shown else np.nan,

@@ -117,7 +117,8 @@ def refusal_note(frame, match_deals: int | None) -> str | None:
     if "n_needed" not in frame.columns or frame.height == 0 or not (frame["n_needed"] > 0).any():
         return None
     return (f"(null: no 95% CI there, {too_few(int(frame['n_needed'].max()), match_deals)}; n_needed: the matches "
-            f"holding its row that an interval needs, 0 where it is printed; docs/statistics.md §9)")
+            f"a run needs for an interval there, more where few of its matches hold the row; 0 where it is printed; "
+            f"docs/statistics.md §9)")
 
 
 POOL_PATH_WORDS = ("means through the {pool}'s expected size: the expected fish, with what the {pool} doubles and pays "

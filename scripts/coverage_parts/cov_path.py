@@ -25,6 +25,7 @@ from cov_common import BLOCK_SEED, TRUTH_SEED, judge, line  # noqa: E402
 from scipy import stats as st
 
 from reversis_sim.analysis.hands import N_VALUES, hand_features, pool_path_by_hand  # noqa: E402
+from reversis_sim.analysis.pool_path import ROW_MATCHES  # noqa: E402
 from reversis_sim.analysis.pool_path import path_rows as pool_path_rows  # noqa: E402
 from reversis_sim.analysis.scan import RunScan, scan_run  # noqa: E402
 from reversis_sim.analysis.scan_part import Moments, add_sums, part_sums, read_columns  # noqa: E402
@@ -37,7 +38,7 @@ SEATINGS = {"avoid": 1_000_000, "random|avoid|tuned|saver": 1_000_000}
 3.2 times the truth's: the truth's own error then takes about 1% off the coverage; at 10,000, 0.1%)."""
 BLOCK_SEEDS, BLOCK_MATCHES = (BLOCK_SEED, BLOCK_SEED + 1), 1_000_000
 """The block runs of each seating: their seeds and their matches each."""
-CHUNK, SIZES, MIN_UNITS = 1_000, (1_000, 2_000, 10_000, 100_000), 1_000
+CHUNK, SIZES, MIN_UNITS = 1_000, (1_000, 2_000, 10_000, 100_000), ROW_MATCHES
 """Matches per part of the block runs, the block sizes judged (matches), and the fewest of a block's matches that
 must hold a row for it to be judged (a rare hand: the floor of an interval counts the matches holding its row)."""
 TABLES = {"fish_by_seat": ["seat"], "fish_by_seat_zero_sum": ["seat"], "fish_by_position": ["position"],
