@@ -138,6 +138,20 @@ def estimator_note(frame, pool: str = "pool") -> str | None:
     return f"(plain means of what this run saw: its {pool} does not allow the estimate through its expected size)"
 
 
+def summary_estimator_line(summary: dict, pool: str) -> str | None:
+    """The sentence of a run's summary saying how its means were estimated (``pool``: the stake's name in the rules
+    played, which replaces the word in the library's sentence), else None."""
+    import re
+    import textwrap
+
+    if summary.get("estimator") == "pool_path":
+        return textwrap.fill(f"({POOL_PATH_WORDS.format(pool=pool)})", width=100)
+    if summary.get("estimator_note"):
+        why = re.sub(r"\bpool\b", pool, summary["estimator_note"])
+        return textwrap.fill(f"(plain means of what this run saw: {why})", width=100)
+    return None
+
+
 def fail(e: Exception):
     """A refusal of the library (bad input it found, a folder it will not touch) as one sentence, exit status 1."""
     raise click.ClickException(str(e)) from None

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import re
 import sys
 import textwrap
 import time
@@ -20,7 +19,6 @@ from ..record import MAX_CHUNK_DEALS, MAX_DEALS, MAX_MATCH_DEALS, MAX_MATCHES
 from ..rules import RulesError
 from .options import (
     DEFAULT_SEAT,
-    POOL_PATH_WORDS,
     command,
     compiling_notice,
     continue_command,
@@ -36,6 +34,7 @@ from .options import (
     seat_option,
     seats_of,
     seed_option,
+    summary_estimator_line,
     threads_option,
     with_constraint_options,
     with_rule_overrides,
@@ -317,11 +316,9 @@ def summary_text(summary: dict) -> str:
     for what, n in (("fish per deal", needed), (share_head, share)):
         if n:  # the pool's skew: docs/statistics.md §9
             lines.append(f"({what}: {too_few(n, deals_per)}; docs/statistics.md §9)")
-    if summary.get("estimator") == "pool_path":
-        lines.append(textwrap.fill(f"({POOL_PATH_WORDS.format(pool=pool)})", width=100))
-    elif summary.get("estimator_note"):  # the library's sentence, with the stake's name of these rules
-        why = re.sub(r"\bpool\b", pool, summary["estimator_note"])
-        lines.append(textwrap.fill(f"(plain means of what this run saw: {why})", width=100))
+    how = summary_estimator_line(summary, pool)
+    if how:
+        lines.append(how)
     if rules.scoring == "simple":
         note = (f"{rules.name} scores card points, not fish (simple scoring, F4.3): no fish change hands, so every "
                 f"fish figure is 0")
