@@ -5,6 +5,8 @@
     python scripts/interval_coverage.py claims      # tournament and sweep claims after Holm (~30 min cold)
     python scripts/interval_coverage.py gsprt       # the sequential test's two error rates (seconds, compare cached)
     python scripts/interval_coverage.py quick       # ~20 s: the seeded check of tests/test_coverage.py
+    python scripts/interval_coverage.py path        # the pool-path estimator against the plain t (~10 min cold)
+    python scripts/interval_coverage.py tournament  # a default tournament's payoffs and ranking, both estimators
 
 As a user measures it: for each configuration one large *truth* run on seed 1001, then K small runs of N matches on
 another seed; an interval *holds* when the truth lies inside it. Matches of one seed are independent (every draw is
@@ -38,7 +40,7 @@ import cov_common  # noqa: E402, F401  (puts the repository on the path)
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("part", choices=("compare", "runs", "claims", "gsprt", "quick"))
+    p.add_argument("part", choices=("compare", "runs", "claims", "gsprt", "quick", "path", "tournament"))
     p.add_argument("--cache", type=Path, default=Path(".coverage-cache"))
     p.add_argument("--json", type=Path, default=None, help="also write the rows as JSON here")
     p.add_argument("--xl", action="store_true", help="runs: the largest sizes only (64,000 and 128,000 matches)")
@@ -49,6 +51,14 @@ def main(argv=None) -> int:
 
         rows = {"compare": cov_compare.compare_rows, "gsprt": cov_compare.gsprt_rows,
                 "quick": cov_compare.quick}[args.part](args.cache, log=log)
+    elif args.part == "path":
+        import cov_path
+
+        rows = cov_path.path_rows(args.cache, log=log)
+    elif args.part == "tournament":
+        import cov_tournament
+
+        rows = cov_tournament.tournament_rows(args.cache, log=log)
     else:
         import cov_report
 

@@ -45,7 +45,7 @@ def test_outcomes_by_hand_agree_with_a_direct_computation(tmp_path):
     rules = PRESETS["parlett"].replace(reversis_commit_after=2)  # commitments common enough to count
     spec = RunSpec.for_deals(rules, ["avoid:rev_top=4"], deals=4800, seed=6, chunk_matches=100)
     run(spec, tmp_path / "r")
-    table = by_hand(tmp_path / "r", "top_cards")
+    table = by_hand(tmp_path / "r", "top_cards", estimator="plain")
     rows = pl.read_parquet(part_files(tmp_path / "r"))
     masks = get_engine("reference").dealt_hands(rules, seed=6, first_match=0, n_matches=spec.n_matches)
     top = hand_features(masks, rules)["top_cards"]
@@ -97,7 +97,7 @@ def test_the_quinola_by_hand_of_a_constrained_run_agrees_with_a_direct_computati
         assert got["successes"].item() == part.height
         assert got["trials"].item() == holder.filter(pl.col("g") == g).height
     assert "cost_mean" not in table.columns  # one cost per hand, not repeated on every fate row as a cost by fate
-    cost = quinola_cost_by_hand(tmp_path / "r", "guards")
+    cost = quinola_cost_by_hand(tmp_path / "r", "guards", estimator="plain")
     assert cost["guards"].n_unique() == cost.height
     for g, part in holder.group_by("g"):
         got = cost.filter(pl.col("guards") == g[0])

@@ -41,7 +41,7 @@ def assert_tables_equal(fast: dict, slow: dict) -> None:
 
 
 def test_analysis_tables_equal_the_polars_path(run_dir):
-    fast, slow = analysis_tables(run_dir), analysis_tables_polars(run_dir)
+    fast, slow = analysis_tables(run_dir, estimator="plain"), analysis_tables_polars(run_dir)
     assert_tables_equal(fast, slow)
     assert fast["fish_by_seat"]["n_units"].sum() > 0
 
@@ -62,7 +62,7 @@ def test_the_scan_covers_what_the_fixtures_must_exercise(run_dir):
 
 
 def test_the_summary_and_figure_tables_equal_the_polars_path(run_dir):
-    fast, slow = summarize_run(run_dir), summarize_run_polars(run_dir)
+    fast, slow = summarize_run(run_dir, estimator="plain"), summarize_run_polars(run_dir)
     assert fast.keys() == slow.keys()
     for key in slow:
         if key == "seats":
@@ -74,7 +74,7 @@ def test_the_summary_and_figure_tables_equal_the_polars_path(run_dir):
             assert fast[key] == pytest.approx(slow[key], rel=1e-12), key
         else:
             assert fast[key] == slow[key], key
-    _, a = figure_tables(run_dir)
+    _, a = figure_tables(run_dir, estimator="plain")
     b = figure_tables_polars(run_dir)
     for name in ("fish_by_seat", "fish_by_position", "fish_by_policy", "quinola_fate_by_hearts", "quinola_cost",
                  "reversis_rates"):

@@ -22,11 +22,17 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from .. import cards as C
-from ..record import RunSpec, part_files, read_manifest
+from ..policies import parse_spec
+from ..record import RunSpec, part_files, payments_path, read_manifest
 from ..rules import Rules
 from .batches import Batches
 from .names import HAND_FEATURES, HAND_TABLE_KINDS
+from .pool_path import path_rows
+from .scan_pool import group_part
 from .tables import mean_table, rate_table
+
+N_VALUES = 64
+"""Values a hand feature can take (0 .. 63): the most card points a hand holds is 40."""
 
 
 def _bits(mask_of_cards) -> np.uint64:
@@ -74,16 +80,50 @@ def with_hand_features(out: str | Path, features=HAND_FEATURES) -> tuple[dict, B
     return manifest, Batches(frames)
 
 
-def by_hand(out: str | Path, feature: str = "top_cards") -> pl.DataFrame:
+def pool_path_by_hand(out: str | Path, feature: str, value: str = "fish", holders: bool = False
+                      ) -> pl.DataFrame | None:
+    """:func:`.tables.mean_table` of ``value`` (``fish``, or ``quinola_net``) by ``feature`` of the seat's dealt
+    hand (of the seats dealt the J♥ alone with ``holders``), through the pool's expected size
+    (:mod:`.pool_path`), with an ``estimator`` column; None where the run does not allow it (a seat that decides by
+    the pool, a pool that breaks the rules' law: :mod:`.scan_pool`)."""
+    manifest = read_manifest(out)
+    if any(parse_spec(str(s)).rollout is not None for s in manifest["seats"]):
+        return None
+    rules = RunSpec.from_identity(manifest).resolved_rules()
+    total = None
+    for path in part_files(out, manifest):
+        feats = hand_features(pq.read_table(path, columns=["hand"])["hand"].to_numpy(), rules)
+        groups = feats[feature].astype(np.int64)
+        if holders:
+            groups = np.where(feats["quinola"] == 1, groups, -1)
+        part = group_part(path, payments_path(out, int(path.stem.split("-")[1])), len(manifest["seats"]), groups,
+                          N_VALUES, value)
+        total = part if total is None else total.add(part)
+        if total.broken:
+            return None
+    rows = path_rows(total.sums, total.dealers, *total.ante())
+    frame = pl.concat([pl.DataFrame({feature: pl.Series(np.arange(N_VALUES), dtype=pl.Int8)}),
+                       pl.DataFrame(rows, schema_overrides={"n_units": pl.Int64, "n_deals": pl.Int64,
+                                                            "n_needed": pl.Int64})], how="horizontal")
+    return frame.filter(pl.col("n_deals") > 0).with_columns(pl.lit("pool_path").alias("estimator"))
+
+
+def by_hand(out: str | Path, feature: str = "top_cards", estimator: str = "pool_path") -> pl.DataFrame:
     """For each value of ``feature`` in a seat's dealt hand: seats' mean fish per deal (``mean``, ``ci_low``,
     ``ci_high``), the reversis committed and made rates (``committed_rate``, ``made_rate`` of the committed), and
-    ``attempt_fish``: the mean fish of the committed seats (null where none was), with its interval."""
+    ``attempt_fish``: the mean fish of the committed seats (null where none was), with its interval. With
+    ``estimator="pool_path"`` the seats' mean fish goes through the pool's expected size where the run allows it
+    (:func:`pool_path_by_hand`; the ``estimator`` column says which); the attempt's stays plain."""
     if feature not in HAND_FEATURES:
         raise ValueError(f"unknown hand feature {feature!r}; valid features: {', '.join(HAND_FEATURES)}")
     _, lf = with_hand_features(out, (feature,))
     lf = lf.with_columns((pl.col("reversis_seat") == pl.col("seat")).alias("committed"),
                          ((pl.col("reversis_seat") == pl.col("seat")) & pl.col("reversis_made")).alias("made"))
-    fish = mean_table(lf, feature, "fish", unit="match")
+    fish = pool_path_by_hand(out, feature) if estimator == "pool_path" else None
+    if fish is None:
+        fish = mean_table(lf, feature, "fish", unit="match")
+        if estimator == "pool_path":
+            fish = fish.with_columns(pl.lit("plain").alias("estimator"))
     committed = rate_table(lf, feature, "committed").select(
         feature, pl.col("rate").alias("committed_rate"), pl.col("ci_low").alias("committed_ci_low"),
         pl.col("ci_high").alias("committed_ci_high"), pl.col("successes").alias("committed"))
@@ -145,20 +185,26 @@ def quinola_by_hand(out: str | Path, feature: str = "guards") -> pl.DataFrame:
         {"quinola_fate": "fate"}).sort(feature, "fate")
 
 
-def quinola_cost_by_hand(out: str | Path, feature: str = "guards") -> pl.DataFrame:
+def quinola_cost_by_hand(out: str | Path, feature: str = "guards", estimator: str = "pool_path") -> pl.DataFrame:
     """What the J♥ moves to (+) or from (−) its holder per deal by a feature of his dealt hand, whatever its fate:
     for each value, his mean ``quinola_net`` (``cost_mean``, ``cost_ci_low``, ``cost_ci_high``: the match as the
     unit), the deals behind it (``holders``) and ``n_needed`` (matches needed for an interval, 0 when it is
-    printed)."""
-    cost = mean_table(_holders(out, feature), feature, "quinola_net", unit="match")
+    printed). With ``estimator="pool_path"`` through the pool's expected size where the run allows it
+    (:func:`pool_path_by_hand`; an ``estimator`` column says which)."""
+    cost = pool_path_by_hand(out, feature, "quinola_net", holders=True) if estimator == "pool_path" else None
+    if cost is None:
+        cost = mean_table(_holders(out, feature), feature, "quinola_net", unit="match")
+        if estimator == "pool_path":
+            cost = cost.with_columns(pl.lit("plain").alias("estimator"))
     return cost.select(feature, pl.col("n_deals").alias("holders"), pl.col("mean").alias("cost_mean"),
                        pl.col("ci_low").alias("cost_ci_low"), pl.col("ci_high").alias("cost_ci_high"),
-                       "n_needed").sort(feature)
+                       "n_needed", *(["estimator"] if "estimator" in cost.columns else [])).sort(feature)
 
 
-def hand_tables(out: str | Path, features=HAND_FEATURES) -> dict[str, pl.DataFrame]:
+def hand_tables(out: str | Path, features=HAND_FEATURES, estimator: str = "pool_path") -> dict[str, pl.DataFrame]:
     """``fish_by_<F>`` (:func:`by_hand`), ``quinola_by_<F>`` (:func:`quinola_by_hand`) and ``quinola_cost_by_<F>``
     (:func:`quinola_cost_by_hand`) for every feature F, in that order (:func:`.names.hand_table_names`): the tables
     ``hands`` prints and draws, and ``analyze --hand`` adds."""
-    made = {"fish_by": by_hand, "quinola_by": quinola_by_hand, "quinola_cost_by": quinola_cost_by_hand}
+    made = {"fish_by": lambda o, f: by_hand(o, f, estimator), "quinola_by": quinola_by_hand,
+            "quinola_cost_by": lambda o, f: quinola_cost_by_hand(o, f, estimator)}
     return {f"{kind}_{f}": made[kind](out, f) for f in features for kind in HAND_TABLE_KINDS}

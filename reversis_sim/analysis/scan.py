@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 
 from ..game import FATES, REASONS
+from ..policies import parse_spec
 from ..record import (
     RunError,
     completed_chunks,
@@ -40,7 +41,9 @@ from ..record import (
     verify_part,
 )
 from .headline import quinola_tables, reversis_table
+from .pool_path import path_rows
 from .scan_part import N_REASONS, Layout, add_sums, part_sums
+from .scan_pool import POOL_REASONS, path_blocks, path_part
 from .tables import UnitMoments, kind_of
 
 __all__ = ["RunScan", "scan_run"]
@@ -67,6 +70,8 @@ def _task_sums(out: Path, chunks: Sequence[int], identity: dict, lay: Layout) ->
         path = part_path(out, chunk)
         verify_part(path, chunk, identity)  # its footer and its payments' against the manifest
         sums = part_sums(path, payments_path(out, chunk), lay)
+        if sums and lay.pool_path:
+            sums["path"] = path_part(path, payments_path(out, chunk), lay)
         if sums:  # an empty part adds nothing
             total = sums if not total else {k: add_sums(total[k], v) for k, v in sums.items()}
     return total
@@ -75,7 +80,7 @@ def _task_sums(out: Path, chunks: Sequence[int], identity: dict, lay: Layout) ->
 def scan_run(out: str | Path, *, zero_sum: bool = True, quinola: bool = True, reversis: bool = True,
              reasons_by: str | None = None, direction: bool = False, workers: int | None = None,
              processes: bool | None = None, allow_partial: bool = False,
-             chunks: Sequence[int] | None = None) -> RunScan:
+             chunks: Sequence[int] | None = None, pool_path: bool = False) -> RunScan:
     """Read a run folder once and add up what its headline tables need (:class:`RunScan`).
 
     Parameters
@@ -96,6 +101,9 @@ def scan_run(out: str | Path, *, zero_sum: bool = True, quinola: bool = True, re
         or more.
     chunks : sequence of int, optional
         Only these completed chunks (a sample of the run: a benchmark's).
+    pool_path : bool
+        Also add up the sums of the pool-path estimator (:mod:`.pool_path`), for the ``estimator="pool_path"``
+        tables of :class:`RunScan` (reads the payments table too).
     """
     if reasons_by not in (None, "policy", "seat"):
         raise ValueError(f"reasons_by must be None, 'policy' or 'seat', got {reasons_by!r}")
@@ -107,7 +115,7 @@ def scan_run(out: str | Path, *, zero_sum: bool = True, quinola: bool = True, re
     seats = [str(s) for s in manifest["seats"]]
     policies = sorted(set(seats))
     lay = Layout(len(seats), np.array([policies.index(s) for s in seats], np.intp), len(policies), zero_sum, quinola,
-                 reversis, reasons_by, direction)
+                 reversis, reasons_by, direction, pool_path)
     identity = identity_of(manifest)
     chunks = list(done) if chunks is None else [c for c in chunks if c in done]
     tasks = [chunks[i:i + TASK_PARTS] for i in range(0, len(chunks), TASK_PARTS)]
@@ -162,9 +170,44 @@ class RunScan:
         keep = m.n_units > 0
         return UnitMoments.from_sums(keys.filter(pl.Series(keep)), m[keep].sums(), m[keep].shift)
 
-    def fish_by(self, by: str | Sequence[str] = "seat", value: str = "fish") -> pl.DataFrame:
+    # -- the pool-path estimator (:mod:`.pool_path`)
+
+    def path_status(self) -> str | None:
+        """None where the pool-path estimator holds for this run, else a sentence saying why it does not."""
+        if not self.layout.pool_path or "path" not in self.sums:
+            return "the scan did not add up the pool-path sums (scan_run(..., pool_path=True))"
+        if self.sums["path"].broken:
+            return f"this run's pool does not follow the law the estimator needs: {self.sums['path'].broken}"
+        readers = [s for s in self.seats if parse_spec(s).rollout is not None]
+        if readers:
+            return f"{readers[0]} decides by the pool it sees, so a deal's play depends on the pool carried into it"
+        return None
+
+    def _path_table(self, block: str, keys: pl.DataFrame, kind: str = "pool_path") -> pl.DataFrame:
+        """The rows of a block of the pool-path sums, keyed by ``keys`` (one row per group; groups without a row of
+        data left out), with an ``estimator`` column."""
+        widths = path_blocks(self.layout)
+        names = list(widths)
+        start = sum(widths[name] for name in names[:names.index(block)])
+        part = self.sums["path"]
+        rows = path_rows(part.sums[start:start + widths[block]], part.dealers, *part.ante(), kind=kind)
+        frame = pl.concat([keys, pl.DataFrame(rows, schema_overrides={"n_units": pl.Int64, "n_deals": pl.Int64,
+                                                                      "n_needed": pl.Int64})], how="horizontal")
+        return frame.filter(pl.col("n_deals") > 0).with_columns(pl.lit("pool_path").alias("estimator"))
+
+    def _use_path(self, estimator: str) -> bool:
+        if estimator not in ("plain", "pool_path"):
+            raise ValueError(f"estimator must be 'plain' or 'pool_path', not {estimator!r}")
+        return estimator == "pool_path" and self.path_status() is None
+
+    def fish_by(self, by: str | Sequence[str] = "seat", value: str = "fish", estimator: str = "plain"
+                ) -> pl.DataFrame:
         """:func:`.headline.fish_by` of ``value`` by ``seat``, ``position``, ``policy`` or ``["seat", "policy"]``:
-        ``fish``, or by seat ``fish_zero_sum`` (:func:`.headline.with_pool_share`)."""
+        ``fish``, or by seat ``fish_zero_sum`` (:func:`.headline.with_pool_share`).
+
+        ``estimator="pool_path"``: the same means estimated through the pool's expected size (:mod:`.pool_path`)
+        where the run allows it (:meth:`path_status`), with an ``estimator`` column saying which one each table
+        used (``plain`` where the run does not allow it)."""
         by = [by] if isinstance(by, str) else list(by)
         if value not in ("fish", "fish_zero_sum"):
             raise ValueError(f"fish_by over a run folder means fish or fish_zero_sum, not {value!r}")
@@ -176,10 +219,14 @@ class RunScan:
         if by == ["seat", "policy"]:
             keys = keys.with_columns(pl.Series("policy", self.seats, dtype=pl.String))
         block = "seat_zero_sum" if value == "fish_zero_sum" else by[0]
-        return self._means(block, keys).table(kind=kind_of(value, by))
+        if self._use_path(estimator):
+            return self._path_table(block, keys)
+        table = self._means(block, keys).table(kind=kind_of(value, by))
+        return table.with_columns(pl.lit("plain").alias("estimator")) if estimator == "pool_path" else table
 
-    def quinola_risk(self) -> dict[str, pl.DataFrame]:
-        """:func:`.headline.quinola_risk`."""
+    def quinola_risk(self, estimator: str = "plain") -> dict[str, pl.DataFrame]:
+        """:func:`.headline.quinola_risk`; with ``estimator="pool_path"`` its ``cost`` and ``holder_fish`` estimated
+        through the pool's expected size where the run allows it (:meth:`fish_by`)."""
         s, S = self.sums, self.layout.n_seats
         if not self.layout.quinola:
             raise ValueError("this scan did not add up the Quinola's sums: scan_run(..., quinola=True)")
@@ -193,11 +240,19 @@ class RunScan:
         seats = pl.Series("seat", np.arange(S), pl.Int8)
         pays = pl.DataFrame([seats, pl.Series("pays", s["others_pays"], pl.Int64),
                              pl.Series("size", others.n_obs.round().astype(np.int64), pl.Int64)])
-        return quinola_tables(deals, holders, self._means("cost_fate", pl.DataFrame([fates])),
-                              self._means("cost_all", pl.DataFrame({"quinola_fate": ["all"]})),
-                              self._means("holder_fish", pl.DataFrame({"who": ["holder"]})),
-                              self._means("others", pl.DataFrame([seats])),
-                              pays.filter(pl.Series(others.n_units > 0)))
+        tables = quinola_tables(deals, holders, self._means("cost_fate", pl.DataFrame([fates])),
+                                self._means("cost_all", pl.DataFrame({"quinola_fate": ["all"]})),
+                                self._means("holder_fish", pl.DataFrame({"who": ["holder"]})),
+                                self._means("others", pl.DataFrame([seats])),
+                                pays.filter(pl.Series(others.n_units > 0)))
+        if self._use_path(estimator):
+            cost = pl.concat([self._path_table("cost_all", pl.DataFrame({"fate": ["all"]}), "pool_path_cost"),
+                              self._path_table("cost_fate", pl.DataFrame({"fate": list(FATES)}), "pool_path_cost")])
+            tables.update(cost=cost, holder_fish=self._path_table("holder_fish", pl.DataFrame({"who": ["holder"]})))
+        elif estimator == "pool_path":
+            tables.update({k: tables[k].with_columns(pl.lit("plain").alias("estimator"))
+                           for k in ("cost", "holder_fish")})
+        return tables
 
     def reversis_rates(self, by: str = "policy") -> pl.DataFrame:
         """:func:`.headline.reversis_rates` by ``policy`` or ``seat``."""
@@ -216,8 +271,11 @@ class RunScan:
             ("rows", "committed", "made", "eligible", "declared", "esp_made"), per))
         return reversis_table(counts, by)
 
-    def fish_by_reason(self) -> pl.DataFrame:
-        """:func:`.payments.fish_by_reason` by the key and direction of :func:`scan_run`'s ``reasons_by``."""
+    def fish_by_reason(self, estimator: str = "plain") -> pl.DataFrame:
+        """:func:`.payments.fish_by_reason` by the key and direction of :func:`scan_run`'s ``reasons_by``; with
+        ``estimator="pool_path"`` (and no ``direction``) the reasons that move the pool (``pool_double``,
+        ``pool_won``, ``return``) estimated through the pool's expected size where the run allows it, every row
+        with the pool-path floor (:meth:`fish_by`)."""
         lay = self.layout
         if lay.reasons_by is None:
             raise ValueError("this scan did not read the payments: scan_run(..., reasons_by='policy')")
@@ -236,7 +294,18 @@ class RunScan:
             grid = grid.with_columns(pl.Series("direction", np.tile(_DIRECTIONS, K * N_REASONS), pl.String))
         m = self.sums["reasons"]
         keep = np.tile(present, K) & (m.n_units > 0)
-        return UnitMoments.from_sums(grid.filter(pl.Series(keep)), m[keep].sums(), m[keep].shift).table().sort(keys)
+        path = not lay.direction and self._use_path(estimator)
+        plain = UnitMoments.from_sums(grid.filter(pl.Series(keep)), m[keep].sums(), m[keep].shift).table(
+            kind="pool_path_reason" if path else "pool").sort(keys)
+        if estimator != "pool_path":
+            return plain
+        if not path:
+            return plain.with_columns(pl.lit("plain").alias("estimator"))
+        pooled = key_frame.select(pl.col(by).gather(np.repeat(np.arange(K), len(POOL_REASONS)))).with_columns(
+            pl.Series("reason", np.tile(POOL_REASONS, K), pl.String))
+        moved = self._path_table("reasons", pooled, kind="pool_path_reason")
+        plain = plain.join(moved.select(keys), on=keys, how="anti").with_columns(pl.lit("plain").alias("estimator"))
+        return pl.concat([plain, moved.select(plain.columns)]).sort(keys)
 
     def summary_counts(self) -> dict:
         """The counts of :func:`.run.summarize_run`: events, rows and the pool left per match."""

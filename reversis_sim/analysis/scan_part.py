@@ -90,10 +90,13 @@ class Moments:
 
 
 def add_sums(a, b):
-    """Sum of two parts' entries: :class:`Moments` in place, count arrays (padded to the larger shape)."""
+    """Sum of two parts' entries: :class:`Moments` in place, an object with its own ``add``, count arrays (padded to
+    the larger shape)."""
     if isinstance(a, Moments):
         a.add(b)
         return a
+    if hasattr(a, "add"):  # the pool-path sums (:class:`.scan_pool.PathPart`)
+        return a.add(b)
     if np.ndim(a) and a.shape != b.shape:
         shape = np.maximum(a.shape, b.shape)
         a, b = (np.pad(x, [(0, s - n) for s, n in zip(shape, x.shape)]) for x in (a, b))
@@ -151,6 +154,7 @@ class Layout:
     reversis: bool
     reasons_by: str | None  # None, "policy" or "seat"
     direction: bool
+    pool_path: bool = False  # also the sums of the pool-path estimator (:mod:`.scan_pool`)
 
     def blocks(self) -> dict[str, slice]:
         """The match-unit means of a part, as slices of one :class:`Moments` (one pass over them all)."""

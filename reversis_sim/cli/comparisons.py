@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import click
 
 from .options import (
@@ -10,6 +12,7 @@ from .options import (
     SEED,
     command,
     deals_from,
+    estimator_note,
     fail,
     json_text,
     matches_of,
@@ -247,6 +250,10 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
         note = refusal_note(frame, rules.match_deals)
         if note:
             click.echo(note)
+        how = estimator_note(frame)
+        if how:
+            click.echo(textwrap.fill(how if res.pool_path_note is None else
+                                     f"(plain means of what this run saw: {res.pool_path_note})", width=100))
 
 @command("sweep")
 @with_common_options

@@ -5,12 +5,13 @@ print."""
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 
 import click
 
 from ..analysis.names import HAND_FEATURES, TABLES, hand_feature_of, hand_table_names
-from .options import command, folder_errors, json_text, refusal_note, shown_frame
+from .options import command, estimator_note, folder_errors, json_text, refusal_note, shown_frame
 
 TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True)
@@ -62,13 +63,17 @@ def analyze(run_dir, fmt, tables, hand_features):
         click.echo(json_text({n: all_tables[n].to_dicts() for n in names}))
         return
     with folder_errors(run_dir, "check the folder and its files"):
-        match_deals = read_manifest(run_dir)["match_deals"]
+        manifest = read_manifest(run_dir)
+        match_deals, pool = manifest["match_deals"], stake_name(manifest)
     with pl.Config(**TEXT_TABLES):
         for n in names:
             click.echo(f"\n## {n.replace('_', ' ')}\n{shown_frame(all_tables[n])}")
             note = refusal_note(all_tables[n], match_deals)
             if note:
                 click.echo(note)
+            how = estimator_note(all_tables[n], pool)
+            if how:
+                click.echo(textwrap.fill(how, width=100))
 
 
 @command("plot")
@@ -101,6 +106,14 @@ def plot(run_dir, formats):
     click.echo(f"wrote {len(paths)} figure{'s' if len(paths) != 1 else ''} to {Path(run_dir) / 'figures'}")
     for p in paths:
         click.echo(f"  {p}")
+
+
+def stake_name(manifest: dict) -> str:
+    """What the rules a run played call the pool (the pool, the pot, the bank)."""
+    from ..game.words import pool_name
+    from ..rules import Rules
+
+    return pool_name(Rules.from_params(manifest["rules"], manifest["rules_params"]))
 
 
 def _is_review_folder(folder: Path) -> bool:
@@ -160,7 +173,7 @@ def hands(run_dir, features, fmt, figures):
     features = features or ("hearts", "guards", "aces", "voids")
     with folder_errors(run_dir, "fix that and run it again"):
         cond = conditioning(run_dir)
-        match_deals = read_manifest(run_dir)["match_deals"]
+        match_deals, pool = read_manifest(run_dir)["match_deals"], stake_name(read_manifest(run_dir))
         tables = hand_tables(run_dir, features)
         paths = []
         if figures:
@@ -187,6 +200,9 @@ def hands(run_dir, features, fmt, figures):
                 note = refusal_note(t, match_deals)
                 if note:
                     click.echo(note)
+                how = estimator_note(t, pool)
+                if how:
+                    click.echo(textwrap.fill(how, width=100))
     for p in paths:
         click.echo(f"wrote {p}", err=True)
 

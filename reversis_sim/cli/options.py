@@ -118,7 +118,39 @@ def refusal_note(frame, match_deals: int | None) -> str | None:
     if "n_needed" not in frame.columns or frame.height == 0 or not (frame["n_needed"] > 0).any():
         return None
     return (f"(null: no 95% CI there, {too_few(int(frame['n_needed'].max()), match_deals)}; n_needed: the matches "
-            f"an interval needs, 0 where it is printed; docs/statistics.md §9)")
+            f"a run needs for an interval there, more where few of its matches hold the row; 0 where it is printed; "
+            f"docs/statistics.md §9)")
+
+
+POOL_PATH_WORDS = ("means through the {pool}'s expected size: the expected fish, with what the {pool} doubles and pays "
+                   "out valued at the size the rules give it from how often a deal in this run won, kept or doubled "
+                   "it, instead of the few big {pool}s this run happened to see; the same quantity as the plain mean, "
+                   "with intervals from fewer matches; docs/statistics.md §10")
+"""The sentence under a summary or a table whose means went through the pool's expected size
+(:mod:`reversis_sim.analysis.pool_path`)."""
+
+
+def estimator_note(frame, pool: str = "pool") -> str | None:
+    """The sentence under a table with an ``estimator`` column: how its means were estimated, else None."""
+    if "estimator" not in frame.columns or frame.height == 0:
+        return None
+    if (frame["estimator"] == "pool_path").any():
+        return f"({POOL_PATH_WORDS.format(pool=pool)})"
+    return f"(plain means of what this run saw: its {pool} does not allow the estimate through its expected size)"
+
+
+def summary_estimator_line(summary: dict, pool: str) -> str | None:
+    """The sentence of a run's summary saying how its means were estimated (``pool``: the stake's name in the rules
+    played, which replaces the word in the library's sentence), else None."""
+    import re
+    import textwrap
+
+    if summary.get("estimator") == "pool_path":
+        return textwrap.fill(f"({POOL_PATH_WORDS.format(pool=pool)})", width=100)
+    if summary.get("estimator_note"):
+        why = re.sub(r"\bpool\b", pool, summary["estimator_note"])
+        return textwrap.fill(f"(plain means of what this run saw: {why})", width=100)
+    return None
 
 
 def fail(e: Exception):

@@ -35,6 +35,7 @@ from .options import (
     seat_option,
     seats_of,
     seed_option,
+    summary_estimator_line,
     threads_option,
     with_constraint_options,
     with_rule_overrides,
@@ -286,7 +287,7 @@ def summary_text(summary: dict) -> str:
     """A run's summary as text, every word about the rules taken from the rule set it played
     (:mod:`reversis_sim.game.words`): the stake's name, what each fate of the J♥ moves, the reversis and the
     espagnolette as those rules have them, and the pool share only where a match can end with chips in the pool."""
-    from ..analysis.intervals import n_needed, too_few
+    from ..analysis.intervals import too_few
     from ..game.words import espagnolette_words, fate_meanings, not_played, pool_name, reversis_words
     from ..rules import Rules
 
@@ -312,10 +313,13 @@ def summary_text(summary: dict) -> str:
                       if shared else ""))
     deals_per = round(summary["n_deals"] / summary["n_matches"]) if summary["n_matches"] else None
     needed = max((row.get("n_needed", 0) for row in seats), default=0)
-    share = n_needed(summary["n_matches"], "pool_share") if shared else 0
+    share = max((row.get("zero_sum_n_needed", 0) for row in seats), default=0) if shared else 0
     for what, n in (("fish per deal", needed), (share_head, share)):
         if n:  # the pool's skew: docs/statistics.md §9
             lines.append(f"({what}: {too_few(n, deals_per)}; docs/statistics.md §9)")
+    how = summary_estimator_line(summary, pool)
+    if how:
+        lines.append(how)
     if rules.scoring == "simple":
         note = (f"{rules.name} scores card points, not fish (simple scoring, F4.3): no fish change hands, so every "
                 f"fish figure is 0")

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..analysis.pool_path import adjusted_totals
+from ..analysis.scan_pool import seat_terms
 from ..constraints import Deals
 from ..engines import get_engine
 from ..policies import PolicySpec, parse_spec
@@ -38,14 +40,44 @@ def as_spec(spec: Spec) -> PolicySpec:
 @dataclass(frozen=True)
 class Table:
     """One seating over a block of matches: ``fish`` int64 (n_matches, n_seats) totals per match and seat,
-    ``deals`` int64 (n_matches,) deals played in each match."""
+    ``deals`` int64 (n_matches,) deals played in each match, and ``pool`` the pool-path terms of every seat's fish
+    (:func:`reversis_sim.analysis.scan_pool.seat_terms`: light totals, events, outcomes, dealers, antes), or a
+    sentence saying why the pool could not be split off."""
 
     fish: np.ndarray
     deals: np.ndarray
+    pool: tuple | str = "not computed"
 
     def per_deal(self, seat: int) -> np.ndarray:
         """float64 (n_matches,): the seat's mean fish per deal in each match."""
         return self.fish[:, seat] / self.deals
+
+    def per_deal_pool_path(self, seat: int) -> np.ndarray:
+        """float64 (n_matches,): the seat's fish per deal in each match with the pool's doublings and wins valued
+        at its expected size (:func:`reversis_sim.analysis.pool_path.adjusted_totals`): their mean is the
+        pool-path estimate of the seat's fish per deal, their spread its influence. Only where ``pool`` is terms."""
+        light, events, outcomes, dealers, antes = self.pool
+        (new, carry), = antes
+        new = carry if new is None else new
+        carry = new if carry is None else carry
+        return adjusted_totals(light, events, outcomes, dealers, float(new), float(carry))[:, seat] / self.deals
+
+
+def _join_terms(parts: list) -> tuple | str:
+    """The pool-path terms of consecutive chunks of one seating as one, or the first sentence of a chunk that
+    has none (or of antes that differ between chunks)."""
+    for p in parts:
+        if isinstance(p, str):
+            return p
+    antes = set().union(*(p[4] for p in parts))
+    if len({a for a, _ in antes if a is not None}) > 1 or len({c for _, c in antes if c is not None}) > 1:
+        return "its antes are not the same in every deal"
+    if any(not np.array_equal(p[3], parts[0][3]) for p in parts):
+        return "its matches are not dealt in the same order"
+    new = min((a for a, _ in antes if a is not None), default=None)
+    carry = min((c for _, c in antes if c is not None), default=None)
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]), parts[0][3], {(new, carry)})
 
 
 class Arms:
@@ -110,15 +142,16 @@ class Arms:
         self.n_deals_simulated += int(deals.sum())
         if np.any(deals == 0):
             raise RuntimeError("a match produced no deal; the engine returned rows for other matches than asked")
-        return Table(fish, deals)
+        return Table(fish, deals, _join_terms([p[2] for p in parts]))
 
 
 def play_seating_chunk(rules: Rules, seats: list[str], seed: int, policy_seeds: tuple[int, ...] | None,
                        first_match: int, n_matches: int, match_deals: int, engine, threads: int | None,
-                       deals: Deals | None = None) -> tuple[np.ndarray, np.ndarray]:
+                       deals: Deals | None = None) -> tuple[np.ndarray, np.ndarray, tuple | str]:
     """One chunk of a seating, reduced where it is played (here, or on a cluster's worker): ``fish`` int64
-    (n_matches, n_seats) totals per match and seat, ``deals`` int64 (n_matches,). ``engine``: an engine or its
-    name (:func:`reversis_sim.engines.get_engine`)."""
+    (n_matches, n_seats) totals per match and seat, ``deals`` int64 (n_matches,), and the pool-path terms of every
+    seat's fish (:func:`reversis_sim.analysis.scan_pool.seat_terms`, or why there are none). ``engine``: an engine
+    or its name (:func:`reversis_sim.engines.get_engine`)."""
     play = get_engine(engine) if isinstance(engine, str) else engine
     n_seats = rules.n_seats
     cols = play.columns(rules, [as_spec(s) for s in seats], seed=seed, first_match=first_match, n_matches=n_matches,
@@ -130,4 +163,8 @@ def play_seating_chunk(rules: Rules, seats: list[str], seed: int, policy_seeds: 
     fish = np.zeros((n_matches, n_seats), np.int64)
     for s in range(n_seats):  # float64 sums of int fish are exact far beyond any match's total
         fish[:, s] = np.rint(np.bincount(idx, weights=f[:, s], minlength=n_matches))
-    return fish, deals
+    if not hasattr(cols, "column"):
+        return fish, deals, "the engine gave no seat rows to split the pool from"
+    seat_cols = ("match", "deal", "dealer", "fish", "to_pool", "from_pool", "pool_before", "pool_after")
+    terms = seat_terms({c: cols.column(c) for c in seat_cols}, cols.payments, n_seats)
+    return fish, deals, terms

@@ -29,7 +29,10 @@ class TournamentResult:
     per-match row means, Holm-corrected (``p_holm``, ``reject``) with the claim it supports. ``values``: float64
     (k, k, n_matches), the per-match payoffs. Every table has ``n_needed``: where it is not 0 there were too few
     matches for a reliable interval (:mod:`.analysis.intervals`), the bounds are NaN, and a pair makes no claim
-    (its p-values NaN, its claim the sentence saying how many matches are needed)."""
+    (its p-values NaN, its claim the sentence saying how many matches are needed). ``payoff`` and ``ranking``
+    are estimated through the pool's expected size where the run allows it (:mod:`.analysis.pool_path`; their
+    ``estimator`` column says which, ``pool_path_note`` why not; ``adjusted`` their per-match values); ``values``
+    and :attr:`matrix` are the plain per-match payoffs, and the pairwise claims compare their row means."""
 
     policies: list[str]
     payoff: pl.DataFrame
@@ -38,6 +41,11 @@ class TournamentResult:
     values: np.ndarray = dc_field(repr=False)
     n_matches: int = 0
     n_deals: int = 0
+    pool_path_note: str | None = None
+    """Why the payoffs and the ranking are plain means (None: they went through the pool's expected size)."""
+    adjusted: np.ndarray | None = dc_field(default=None, repr=False)
+    """float64 (k, k, n_matches): the per-match payoffs through the pool's expected size, whose means and intervals
+    the ``payoff`` table prints (None where ``pool_path_note`` says why not)."""
 
     @property
     def matrix(self) -> np.ndarray:
@@ -50,6 +58,15 @@ def _bounds(r: stats.MeanCI, mean: float) -> dict:
     ok = r.reliable
     return {"mean": mean, "se": r.se, "ci_low": r.ci_low if ok else np.nan, "ci_high": r.ci_high if ok else np.nan,
             "n_needed": r.n_needed}
+
+
+def pool_path_status(specs: Sequence, tables) -> str | None:
+    """None where every table's pool can be split off and no policy decides by the pool (the pool-path
+    estimator holds: :mod:`reversis_sim.analysis.pool_path`), else a sentence saying why not."""
+    readers = [str(s) for s in specs if getattr(s, "rollout", None) is not None]
+    if readers:
+        return f"{readers[0]} decides by the pool it sees"
+    return next((t.pool for t in tables if isinstance(t.pool, str)), None)
 
 
 def claims(pairwise: pl.DataFrame, match_deals: int) -> pl.DataFrame:
@@ -105,24 +122,37 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
                 threads=threads, deals=deals, cluster=cluster)
     n, k = rules.n_seats, len(specs)
     values = np.empty((k, k, n_matches))
+    tables = {}
     for i, j in itertools.product(range(k), range(k)):
         per_rot = []
         for s in range(n):
             seats = [specs[j]] * n
             seats[s] = specs[i]
-            per_rot.append(arms.table(seats, seed).per_deal(s))
+            tables[i, j, s] = arms.table(seats, seed)
+            per_rot.append(tables[i, j, s].per_deal(s))
         values[i, j] = np.mean(per_rot, axis=0)
+    # the payoffs and the ranking through the pool's expected size where every table allows it
+    # (analysis/pool_path.py): the same expected fish, with an interval from 10,000 matches instead of 32,000 or
+    # 128,000; the pairwise claims keep the plain differences, whose floor was measured on them
+    estimated = values
+    why = pool_path_status(specs, tables.values())
+    if why is None:
+        estimated = np.empty_like(values)
+        for i, j in itertools.product(range(k), range(k)):
+            estimated[i, j] = np.mean([tables[i, j, s].per_deal_pool_path(s) for s in range(n)], axis=0)
 
     payoff = []
     for i, j in itertools.product(range(k), range(k)):
-        # a seat's fish against another policy's field; a table of one policy alone is its pool left (the strictest)
-        r = stats.mean_ci(values[i, j], level=level, kind="seat" if i != j else "pool")
-        payoff.append({"row": names[i], "column": names[j], **_bounds(r, r.mean), "n_matches": n_matches})
+        # plain: a seat's fish against another policy's field; a table of one policy alone is its pool left
+        kind = "pool_path_tournament" if why is None else ("seat" if i != j else "pool")
+        r = stats.mean_ci(estimated[i, j], level=level, kind=kind)
+        payoff.append({"row": names[i], "column": names[j], **_bounds(r, r.mean), "n_matches": n_matches,
+                       "estimator": "plain" if why else "pool_path"})
     row_means = values.mean(axis=1)  # (k, n_matches)
     ranking = []
-    for i in range(k):
-        r = stats.mean_ci(row_means[i], level=level, kind="pool")  # the row holds the policy's table alone
-        ranking.append({"policy": names[i], **_bounds(r, r.mean)})
+    for i, row in enumerate(estimated.mean(axis=1)):
+        r = stats.mean_ci(row, level=level, kind="pool" if why else "pool_path_tournament")  # its table alone too
+        ranking.append({"policy": names[i], **_bounds(r, r.mean), "estimator": "plain" if why else "pool_path"})
     ranking_frame = (pl.DataFrame(ranking).sort("mean", descending=True, maintain_order=True)
                      .with_row_index("rank", offset=1).with_columns(pl.col("rank").cast(pl.Int64)))
     pairs = []
@@ -133,7 +163,7 @@ def tournament(rules: Rules | str, policies: Sequence[Spec], *, n_matches: int, 
                       "effect": r.effect, "n_needed": r.n_needed})
     pairwise = claims(holm_table(pl.DataFrame(pairs), alpha=alpha), arms.match_deals)
     result = TournamentResult(names, pl.DataFrame(payoff), ranking_frame, pairwise, values, n_matches,
-                              arms.n_deals_simulated)
+                              arms.n_deals_simulated, why, None if why else estimated)
     if out is not None:
         long = pl.DataFrame({
             "row": np.repeat(names, k * n_matches), "column": np.tile(np.repeat(names, n_matches), k),

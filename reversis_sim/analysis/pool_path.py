@@ -1,0 +1,187 @@
+"""Means of fish whose tail is the pool, estimated through the pool's expected size (the pool-path estimator).
+
+Why. The Quinola pool carries over from deal to deal and doubles whenever the J♥ is forced or led (R10, R25), so
+what it moves in one match is heavy-tailed (skewness ~10, kurtosis ~500), and a t interval on a mean that contains
+those moves misses on one side until some 100,000 matches (docs/statistics.md §9). Everything else a seat pays or
+receives is light: a standard deviation of a few fish and no skew.
+
+The pool's dynamics are known exactly. At the moment of its Quinola event, deal ``k`` of a match holds a pool
+``P_k`` (the pool carried in plus this deal's antes); afterwards the pool is ``r_k · P_k`` with ``r_k`` 0 (won: the
+J♥ dumped), 1 (carried: never played, or a move rolled back by a reversis) or 2 (doubled: forced or led, or a failed
+espagnolette paying back twice what it won), and every seat's pool flow other than its ante is ``c · P_k`` for a
+small integer ``c`` (+1 for the pool won, −1 for a doubling paid). While no seat's decisions read the pool (the
+heuristic families: only the search values it), what deal ``k`` does (its cards, its play, its ``r_k`` and every
+``c``) does not depend on ``P_k``: the cards of each deal are drawn from its own key. Hence
+
+    E[c · P_k] = E[c] · m_k,   m_k = E[P_k],
+
+and ``m_k`` follows from the rules and the chances ``π_j(r)`` of each ``r`` for a deal dealt by seat ``j``:
+
+    m_k = q_{k-1} + a_carry + (a_new - a_carry) · z_{k-1},   q_k = (π_j(1) + 2 π_j(2)) · m_k,   z_k = π_j(0)
+
+(``q`` the expected pool after a deal, ``z`` the chance that it is empty, ``a_new``/``a_carry`` the antes of a new and
+of a carried pool, ``q_{-1} = 0``, ``z_{-1} = 1``). The estimator replaces, in every row, the realised ``c · P_k`` by
+``c · m̂_k``, with ``m̂`` computed from the chances ``π̂`` counted in the same run (binomial counts: light). The
+quantity is unchanged: the mean of the same per-deal value, whose expectation is the same; only its heavy part is
+averaged over the pool's paths by the rules instead of over the few paths the run happened to see.
+
+The interval. Per match ``g``, with ``L_g`` the light part of the group's total (the value minus its ``c · P``),
+``e_{g,k}`` the sum of the group's ``c`` in deal ``k``, ``n_g`` its rows and ``o_g(j, r)`` how many of its deals
+dealt by ``j`` ended with ``r``, the estimate is ``θ = Σ_g (L_g + Σ_k m̂_k e_{g,k}) / Σ_g n_g``; its influence
+function (the delta method through ``π̂``) is
+
+    ψ_g = L_g + Σ_k m̂_k e_{g,k} + Σ_{j,r} β_{j,r} (o_g(j, r) - π̂_j(r) d_j) - θ n_g,
+    β_{j,r} = Σ_k ē_k ∂m_k/∂π_j(r) / d_j
+
+(``d_j`` the deals dealt by ``j`` in a match, ``ē_k`` the mean of ``e_{g,k}``), every term bounded; the standard
+error is the CR1 sandwich ``G/(G-1) Σ ψ_g² / (Σ n_g)²`` and the interval Student's t with ``G - 1`` degrees of
+freedom, as for the plain means. Everything is kept as per-group sums of the outer products of
+``w_g = (1, n_g, L_g, e_g, o_g)``, which add up over parts. ``scripts/interval_coverage.py runs`` measures its
+coverage against truth runs (docs/statistics.md §10): :data:`.intervals.MIN_MATCHES` ``["pool_path"]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats as sps
+
+from .intervals import n_needed
+
+__all__ = ["N_OUTCOMES", "ROW_MATCHES", "PathSums", "adjusted_totals", "expected_pools", "path_rows"]
+
+N_OUTCOMES = 3
+"""The pool after a deal is 0, 1 or 2 times the pool at its Quinola event (won, carried, doubled)."""
+ROW_MATCHES = 1_000
+"""The fewest matches that must hold a row (a hand value, a fate, a reason paid) for its interval to be printed, on
+top of the run's size its kind needs: the coverage harness judged the rows held by at least this many of a block's
+matches (``scripts/coverage_parts/cov_path.py``)."""
+
+
+def expected_pools(chances: np.ndarray, dealers: np.ndarray, ante_new: float, ante_carry: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The expected pool at the Quinola event of each deal of a match, and its gradient.
+
+    Parameters
+    ----------
+    chances : float64 (J, 3)
+        ``π_j(r)``: the chance that a deal dealt by seat ``j`` leaves ``r`` (0, 1, 2) times its pool.
+    dealers : intp (K,)
+        The dealer of each deal of the match.
+    ante_new, ante_carry : float
+        What the antes add to an empty pool (a new pool) and to a carried one.
+
+    Returns
+    -------
+    m : float64 (K,)
+        ``E[P_k]``.
+    grad : float64 (K, J, 3)
+        ``∂m_k / ∂π_j(r)``.
+    """
+    chances = np.asarray(chances, np.float64)
+    J = chances.shape[0]
+    K = len(dealers)
+    m, grad = np.zeros(K), np.zeros((K, J, N_OUTCOMES))
+    q, dq = 0.0, np.zeros((J, N_OUTCOMES))
+    z, dz = 1.0, np.zeros((J, N_OUTCOMES))
+    for k, j in enumerate(dealers):
+        m[k] = q + ante_carry + (ante_new - ante_carry) * z
+        grad[k] = dq + (ante_new - ante_carry) * dz
+        grow = chances[j, 1] + 2.0 * chances[j, 2]
+        dgrow = np.zeros((J, N_OUTCOMES))
+        dgrow[j, 1], dgrow[j, 2] = 1.0, 2.0
+        q, dq = grow * m[k], dgrow * m[k] + grow * grad[k]
+        z = chances[j, 0]
+        dz = np.zeros((J, N_OUTCOMES))
+        dz[j, 0] = 1.0
+    return m, grad
+
+
+class PathSums:
+    """The additive sums of the pool-path estimator for some groups: per group, ``Σ_g w_g w_gᵀ`` with
+    ``w_g = (1, n_g, L_g, e_{g,0..K-1}, o_g)`` (float64 (G, 3 + K + 3J)), over every match of the run.
+
+    ``add`` adds another part's sums (the same groups and shape); every match is a unit of every group (a match
+    without a row of the group has ``n_g = 0`` but still moves ``π̂``)."""
+
+    def __init__(self, outer: np.ndarray, occupied: np.ndarray | None = None):
+        self.outer = np.asarray(outer, np.float64)
+        # per group, the matches with a row of it (the ``n_units`` a plain table reports, and what its floor counts)
+        self.occupied = (np.full(len(self.outer), int(round(self.outer[0, 0, 0])) if len(self.outer) else 0)
+                         if occupied is None else np.asarray(occupied, np.int64))
+
+    @classmethod
+    def of(cls, sizes: np.ndarray, light: np.ndarray, events: np.ndarray, outcomes: np.ndarray) -> PathSums:
+        """The sums of one part: ``sizes`` and ``light`` (U, G), ``events`` (U, G, K), ``outcomes`` (U, J * 3)
+        shared by every group."""
+        U, G = light.shape
+        w = np.concatenate([np.ones((U, G, 1)), sizes[..., None], light[..., None], events,
+                            np.broadcast_to(outcomes[:, None, :], (U, G, outcomes.shape[1]))], axis=2)
+        wt = np.ascontiguousarray(w.transpose(1, 2, 0))  # (G, D, U)
+        return cls(np.matmul(wt, wt.transpose(0, 2, 1)), np.count_nonzero(sizes, axis=0))
+
+    def add(self, other: PathSums) -> PathSums:
+        self.outer = self.outer + other.outer
+        self.occupied = self.occupied + other.occupied
+        return self
+
+    def __getitem__(self, index) -> PathSums:
+        return PathSums(self.outer[index], self.occupied[index])
+
+
+def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: float, level: float = 0.95,
+              kind: str = "pool_path") -> list[dict]:
+    """The rows of :func:`.tables.mean_table` (``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units``, ``n_deals``,
+    ``n_needed``) of every group of ``sums``, estimated through the pool's expected size (module docstring);
+    the bounds NaN where the run has fewer matches than an interval of ``kind`` needs, or fewer than
+    :data:`ROW_MATCHES` of them hold a row of the group (``n_units``: those matches; the standard error counts every
+    match, each one moving the chances the estimate uses)."""
+    outer = sums.outer
+    K = len(dealers)
+    J = (outer.shape[1] - 3 - K) // N_OUTCOMES
+    first = outer[0, 0]  # (1, n, L, e, o) against 1: the sums of w
+    G = first[0]
+    counts = first[3 + K:].reshape(J, N_OUTCOMES)
+    per_dealer = np.bincount(dealers, minlength=J).astype(np.float64)  # d_j
+    seen = counts.sum(axis=1)
+    chances = np.divide(counts, seen[:, None], out=np.full_like(counts, 1.0 / N_OUTCOMES), where=seen[:, None] > 0)
+    m, grad = expected_pools(chances, dealers, ante_new, ante_carry)
+    rows = []
+    for o, occupied in zip(outer, sums.occupied):
+        s = o[0]
+        n_obs, light, events = s[1], s[2], s[3:3 + K]
+        mean = (light + m @ events) / n_obs if n_obs > 0 else np.nan
+        beta = np.einsum("k,kjr->jr", events / G, grad) / np.where(per_dealer > 0, per_dealer, 1.0)[:, None]
+        a = np.concatenate([[-(beta * chances * per_dealer[:, None]).sum(), -mean if n_obs > 0 else 0.0, 1.0], m,
+                            beta.ravel()])
+        var_sum = max(float(a @ o @ a), 0.0)
+        units = int(round(G))
+        se = np.sqrt(units / (units - 1) * var_sum) / n_obs if units > 1 and n_obs > 0 else np.nan
+        need = n_needed(units, kind)
+        if need == 0 and occupied < ROW_MATCHES:  # a rare row: the matches that would hold it in ROW_MATCHES
+            need = max(int(np.ceil(units * ROW_MATCHES / max(int(occupied), 1))), units + 1)
+        half = sps.t.ppf(0.5 + level / 2, units - 1) * se if units > 1 else np.nan
+        shown = need == 0 and np.isfinite(se)
+        rows.append({"mean": float(mean), "se": float(se), "ci_low": float(mean - half) if shown else np.nan,
+                     "ci_high": float(mean + half) if shown else np.nan, "n_units": int(occupied),
+                     "n_deals": int(round(n_obs)), "n_needed": need})
+    return rows
+
+
+def adjusted_totals(light: np.ndarray, events: np.ndarray, outcomes: np.ndarray, dealers: np.ndarray,
+                    ante_new: float, ante_carry: float) -> np.ndarray:
+    """Per match and group, a total whose mean over the matches is the pool-path estimate of the group's total and
+    whose spread is its influence (module docstring): ``L_g + Σ_k m̂_k e_{g,k} + Σ_{j,r} β_{j,r} (o_g(j, r) -
+    π̂_j(r) d_j)``. The plain machinery (``stats.mean_ci``, a paired comparison) on these values gives the
+    pool-path intervals of a comparison's tables.
+
+    ``light`` (U, G), ``events`` (U, G, K), ``outcomes`` (U, J * 3); returns float64 (U, G)."""
+    U = light.shape[0]
+    J = outcomes.shape[1] // N_OUTCOMES
+    counts = outcomes.sum(axis=0).reshape(J, N_OUTCOMES)
+    seen = counts.sum(axis=1)
+    chances = np.divide(counts, seen[:, None], out=np.full_like(counts, 1.0 / N_OUTCOMES), where=seen[:, None] > 0)
+    m, grad = expected_pools(chances, dealers, ante_new, ante_carry)
+    per_dealer = np.bincount(dealers, minlength=J).astype(np.float64)
+    beta = np.einsum("gk,kjr->gjr", events.mean(axis=0), grad) / np.where(per_dealer > 0, per_dealer, 1.0)[:, None]
+    deviation = outcomes.reshape(U, J, N_OUTCOMES) - chances[None] * per_dealer[None, :, None]
+    return light + events @ m + np.einsum("gjr,ujr->ug", beta, deviation)

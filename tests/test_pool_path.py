@@ -1,0 +1,146 @@
+"""The pool-path estimator: the expected pool by the rules against brute force, its sums against the run's own
+flows, and its means against the plain means of the same runs (tolerances from the plain standard errors)."""
+
+import itertools
+
+import numpy as np
+import polars as pl
+import pytest
+
+from reversis_sim.analysis import analysis_tables, summarize_run
+from reversis_sim.analysis.pool_path import expected_pools
+from reversis_sim.analysis.scan import scan_run
+from reversis_sim.record import RunSpec
+from reversis_sim.rules import PRESETS
+from reversis_sim.simulate import run
+
+
+def brute_force(chances, dealers, ante_new, ante_carry):
+    """E[P_k] by walking every sequence of outcomes (r = 0, 1, 2 times the pool) with its probability."""
+    K = len(dealers)
+    m = np.zeros(K)
+    for seq in itertools.product(range(3), repeat=K):
+        prob, pool, pots = 1.0, 0, np.zeros(K)
+        for k, (r, j) in enumerate(zip(seq, dealers)):
+            pots[k] = pool + (ante_new if pool == 0 else ante_carry)
+            prob *= chances[j, r]
+            pool = r * pots[k]
+        m += prob * pots
+    return m
+
+
+def test_expected_pools_equal_brute_force_and_their_gradient_finite_differences():
+    rng = np.random.default_rng(7)
+    chances = rng.dirichlet([4, 1, 5], size=3)
+    dealers = np.array([0, 1, 2, 0, 1, 2, 0])
+    m, grad = expected_pools(chances, dealers, 25.0, 5.0)
+    np.testing.assert_allclose(m, brute_force(chances, dealers, 25, 5), rtol=1e-12)
+    h = 1e-6
+    for j, r in itertools.product(range(3), range(3)):
+        up, down = chances.copy(), chances.copy()
+        up[j, r] += h
+        down[j, r] -= h
+        numeric = (expected_pools(up, dealers, 25.0, 5.0)[0] - expected_pools(down, dealers, 25.0, 5.0)[0]) / (2 * h)
+        np.testing.assert_allclose(grad[:, j, r], numeric, rtol=1e-6, atol=1e-6)
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mixed") / "run"
+    run(RunSpec.for_deals(PRESETS["parlett"], ["random", "avoid", "tuned", "saver"], deals=96_000, seed=17,
+                          chunk_matches=500), out)
+    return out
+
+
+def test_pool_path_means_agree_with_the_plain_means(mixed):
+    """The same quantity: the pool-path mean lies within 4 plain standard errors of the plain mean in every row of
+    every mean table (the plain se, the wider, bounds their difference), and its own se is smaller where the pool
+    moves (a seat's fish, the Quinola's cost)."""
+    path, plain = analysis_tables(mixed), analysis_tables(mixed, estimator="plain")
+    for name, keys in (("fish_by_seat", ["seat"]), ("fish_by_position", ["position"]), ("fish_by_policy", ["policy"]),
+                       ("fish_by_seat_zero_sum", ["seat"]), ("quinola_cost", ["fate"]),
+                       ("fish_by_reason", ["policy", "reason"])):
+        both = path[name].join(plain[name], on=keys, suffix="_plain")
+        assert both.height == plain[name].height, name
+        assert (both["estimator"] == "pool_path").any(), name
+        z = ((both["mean"] - both["mean_plain"]) / both["se_plain"]).fill_nan(0.0)
+        assert z.abs().max() < 4, (name, both.select(*keys, "mean", "mean_plain", "se_plain"))
+    seats = path["fish_by_seat"].join(plain["fish_by_seat"], on="seat", suffix="_plain")
+    assert (seats["se"] < 0.7 * seats["se_plain"]).all()
+    cost = path["quinola_cost"].join(plain["quinola_cost"], on="fate", suffix="_plain")
+    assert (cost["se"] < 0.7 * cost["se_plain"]).all()
+
+
+def test_pool_path_keeps_the_exact_identities(mixed):
+    """Linear in the rows: the seats' pool-share means add up to 0, the policies' means are the seats' (one policy a
+    seat), and the holder's cost over every fate is the deal-weighted mean of the cost by fate."""
+    t = analysis_tables(mixed)
+    assert abs(t["fish_by_seat_zero_sum"]["mean"].sum()) < 1e-9
+    by_policy = dict(zip(t["fish_by_policy"]["policy"], t["fish_by_policy"]["mean"]))
+    seats = summarize_run(mixed)["seats"]
+    for row in seats:
+        assert row["mean"] == pytest.approx(by_policy[row["policy"]], rel=1e-12)
+    cost = t["quinola_cost"]
+    fates = cost.filter(pl.col("fate") != "all")
+    overall = cost.filter(pl.col("fate") == "all")
+    assert overall["mean"][0] == pytest.approx((fates["mean"] * fates["n_deals"]).sum() / fates["n_deals"].sum(),
+                                               rel=1e-9)
+
+
+def test_the_pool_path_prints_where_the_plain_means_refuse(mixed):
+    """8,000 matches: fewer than a seat's raw fish (32,000) or the pool tables (128,000) need under the plain
+    means; the pool-path intervals of the seats are printed, and the summary says which estimator it used."""
+    summary = summarize_run(mixed)
+    assert summary["estimator"] == "pool_path" and summary["estimator_note"] is None
+    assert all(np.isfinite(row["ci_low"]) and row["n_needed"] == 0 for row in summary["seats"])
+    plain = summarize_run(mixed, estimator="plain")
+    assert all(not np.isfinite(row["ci_low"]) for row in plain["seats"])
+    # the Quinola's cost through the pool's expected size held from 100,000 matches only (docs/statistics.md §10)
+    cost = analysis_tables(mixed)["quinola_cost"]
+    assert cost["ci_low"].is_nan().all() and (cost["n_needed"] == 100_000).all()
+
+
+def test_a_run_whose_pool_breaks_the_law_keeps_the_plain_means(tmp_path):
+    """serbian's forced J♥ pays the pool's amount to the leader, not into the pool: a flow that is no multiple of
+    the pool; and a search seat decides by the pool it sees. Both keep the plain means, and say why."""
+    out = tmp_path / "serbian"
+    run(RunSpec.for_deals(PRESETS["serbian"], ["avoid"], deals=1200, seed=3, chunk_matches=50), out)
+    scan = scan_run(out, reasons_by="policy", pool_path=True)
+    assert "does not follow the law" in scan.path_status()
+    assert set(scan.fish_by("seat", estimator="pool_path")["estimator"]) == {"plain"}
+    search = tmp_path / "search"
+    run(RunSpec.for_deals(PRESETS["parlett"], ["search:worlds=2", "avoid", "avoid", "avoid"], deals=48, seed=3,
+                          chunk_matches=2), search)
+    status = scan_run(search, pool_path=True).path_status()
+    assert status is not None and "decides by the pool" in status
+    assert summarize_run(search)["estimator"] == "plain"
+
+
+def test_the_tables_by_the_hand_dealt_go_through_the_pool_and_agree_with_the_plain_ones(mixed):
+    """fish_by_hearts and quinola_cost_by_guards: the same rows, the pool-path means within 4 plain standard errors
+    of the plain ones, narrower where the pool moves; a value held in fewer matches than the floor counts prints no
+    interval."""
+    from reversis_sim.analysis.hands import by_hand, quinola_cost_by_hand
+
+    path, plain = by_hand(mixed, "hearts"), by_hand(mixed, "hearts", estimator="plain")
+    assert set(path["estimator"]) == {"pool_path"} and path["hearts"].to_list() == plain["hearts"].to_list()
+    both = path.join(plain, on="hearts", suffix="_plain").filter(pl.col("n_units") > 100)
+    assert (((both["mean"] - both["mean_plain"]) / both["se_plain"]).abs() < 4).all()
+    ratio = both["se"] / both["se_plain"]
+    assert ratio.max() < 1.1 and ratio.median() < 0.5  # no wider; much narrower where the pool moves (hearts held)
+    cost = quinola_cost_by_hand(mixed, "guards")
+    rare = cost.filter(pl.col("n_needed") > 0)
+    assert rare.height > 0 and rare["cost_ci_low"].is_nan().all()
+    assert (rare["n_needed"] > 8_000).all()  # more matches than the run has: few of its matches hold the row
+
+
+def test_a_tournament_says_when_its_payoffs_stay_plain():
+    """A search in the tournament, or a table whose pool breaks the law, keeps the plain payoffs, naming why."""
+    from reversis_sim.compare.seatings import Table, as_spec
+    from reversis_sim.compare.tournament import pool_path_status
+
+    fine = Table(np.zeros((2, 4)), np.ones(2), (None,) * 5)
+    broken = Table(np.zeros((2, 4)), np.ones(2), "its antes are not the same in every deal")
+    assert pool_path_status([as_spec("avoid"), as_spec("tuned")], [fine]) is None
+    assert pool_path_status([as_spec("avoid")], [fine, broken]) == "its antes are not the same in every deal"
+    assert "decides by the pool" in pool_path_status([as_spec("search:worlds=2"), as_spec("avoid")], [fine])
