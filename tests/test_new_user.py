@@ -174,7 +174,7 @@ def test_the_compile_notice_is_said_on_stderr_whatever_it_is_and_progresses_on_a
     nothing when the kernels come from the cache."""
     import numba
 
-    from reversis_sim.cli.options import compile_notice, compiling_notice
+    from reversis_sim.cli.compiling import compile_notice, compiling_notice
 
     def fresh():
         salt = time.perf_counter_ns()

@@ -13,7 +13,6 @@ import shlex
 import signal
 import sys
 import threading
-import time
 from contextlib import contextmanager
 
 import click
@@ -25,6 +24,7 @@ from ..overrides import with_overrides
 from ..policies import PolicySpecError, parse_spec
 from ..record import MIN_MATCHES, RunError
 from ..rules import PRESETS, RulesError, get_preset
+from .compiling import compiling_notice
 
 
 class Command(click.Command):
@@ -338,64 +338,6 @@ def deals_from(rules, predeal, where, *, quiet: bool = False):
         click.echo(f"--where {deals.where.text!r}: about {rate:.2%} of {ACCEPTANCE_SAMPLE:,} sampled shuffles pass; "
                    f"the deals are drawn again until one does", err=True)
     return deals
-
-
-COMPILE_SECONDS = {"simulate": 30, "compare": 30, "tournament": 30, "sweep": 30, "tune": 30, "best-response": 30,
-                   "replay": 40, "review": 60, "play": 45, "hands": 5, "bench": 30}
-"""Seconds each command compiles for on its first run, measured from an empty cache on the project's 2-core
-machine (``reversis-sim bench --compile``, docs/performance.md), rounded up; what the first-run notice promises."""
-
-
-def compile_notice(command: str | None) -> str:
-    """The first line of a first run's notice: what compiles, why, and for how long."""
-    took = COMPILE_SECONDS.get(command or "")
-    about = f"about {took} s" if took else "well under a minute"
-    return (f"compiling the numba kernels {('of ' + command) if command else 'it needs'} ({about} on 2 cores; the "
-            f"first run on this machine or after an upgrade only: they are then loaded from numba's cache on disk)")
-
-
-@contextmanager
-def compiling_notice(quiet: bool = False, *, every: float = 0.5, at_least: float = 1.0):
-    """Say on stderr when numba compiles inside the block (the first run on a machine, or after an update): what
-    compiles and for about how long when it starts, what it took when it ends (the three kernels that took
-    longest), whatever stdout and stderr are (a terminal, a log, a pipe); on a terminal, without ``quiet``, a line
-    that shows it progressing too (the kernel compiling, functions compiled, seconds; refreshed ``every``
-    seconds). Nothing when the kernels load from the on-disk cache; the end for ``at_least`` seconds only."""
-    from ..engines import compile_watch
-
-    stop = threading.Event()
-    live = not quiet and sys.stderr.isatty()
-    ctx = click.get_current_context(silent=True)
-    command = ctx.info_name if ctx is not None else None
-    said = []
-
-    def report(watch) -> None:
-        while not stop.wait(every):
-            if watch.started is None:
-                continue
-            if not said:
-                click.echo(compile_notice(command), err=True)
-                said.append(True)
-            if live and watch.current:
-                click.echo(f"\r\x1b[K  {watch.current}: {watch.count} functions, "
-                           f"{time.monotonic() - watch.started:.0f} s", nl=False, err=True)
-
-    with compile_watch() as watch:
-        thread = threading.Thread(target=report, args=(watch,), name="reversis-compile-notice", daemon=True)
-        thread.start()
-        try:
-            yield watch
-        finally:
-            stop.set()
-            thread.join()
-            if watch.started is not None and time.monotonic() - watch.started >= at_least:
-                took = time.monotonic() - watch.started
-                top = sorted(watch.seconds.items(), key=lambda kv: -kv[1])[:3]
-                if not said:
-                    click.echo(compile_notice(command), err=True)
-                click.echo(("\r\x1b[K" if live else "") + f"compiled {watch.count} functions in {took:.0f} s ("
-                           + ", ".join(f"{name} {t:.0f} s" for name, t in top)
-                           + "); later runs load them from the cache", err=True)
 
 
 def interruptible(call, *args, **kwargs):

@@ -95,7 +95,7 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
     from ..play.human import Screen
     from ..play.loop import Hint, Reviewing, SessionEnd, hint_search, run
     from ..play.session import Game
-    from .options import compiling_notice
+    from .compiling import compiling_notice
 
     game = Game(rules, seats, you, seed, match, n_deals or rules.match_deals)
     screen = Screen(say=click.echo, ask=_ask, ascii=ascii_, speed=speed)

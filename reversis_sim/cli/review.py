@@ -20,9 +20,9 @@ from ..review.settings import (
     check_worlds,
     default_rollout,
 )
+from .compiling import compiling_notice
 from .options import (
     command,
-    compiling_notice,
     continue_command,
     deals_from,
     exit_interrupted,

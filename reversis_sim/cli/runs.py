@@ -17,10 +17,10 @@ from ..cluster import WRITERS
 from ..engines import ENGINES
 from ..record import MAX_CHUNK_DEALS, MAX_DEALS, MAX_MATCH_DEALS, MAX_MATCHES
 from ..rules import RulesError
+from .compiling import compiling_notice
 from .options import (
     DEFAULT_SEAT,
     command,
-    compiling_notice,
     continue_command,
     deals_from,
     exit_interrupted,
