@@ -71,6 +71,8 @@ class PolicySpec:
     params: tuple[tuple[str, float], ...] = ()
     rollout: PolicySpec | None = None
     """A search's rollout policy (None for a heuristic)."""
+    weights: str | None = None
+    """A learned family's weights file, as the spec names it (:mod:`.weights`; None for the others)."""
 
     @property
     def text(self) -> str:
@@ -81,6 +83,8 @@ class PolicySpec:
         if self.rollout is not None and self.rollout != parse_spec(fam.rollout):
             inner = self.rollout.text
             changed.append(f"rollout=({inner})" if "," in inner else f"rollout={inner}")
+        if self.weights is not None and self.weights != fam.weights:
+            changed.append(f"weights={self.weights}")
         return self.family + (":" + ",".join(changed) if changed else "")
 
     @property
@@ -94,12 +98,18 @@ class PolicySpec:
         text = self.family + ":" + ",".join(f"{k}={fmt(v)}" for k, v in params.items())  # choices by index
         if self.rollout is not None:
             text += f",rollout=({self.rollout.text})"
+        if self.weights is not None:
+            text += f",weights={self.weights}"
         return parse_spec(text)
 
     def values(self) -> tuple[float, ...]:
         """The parameter vector, in the family's order; a search's is followed by its rollout's family id and
         vector (:func:`.search_nb.rollout_family`)."""
         own = tuple(v for _, v in self.params)
+        if self.weights is not None:  # a learned family: its vector is its weights file's
+            from . import weights
+
+            return own + weights.vector(weights.load(self.weights))
         if self.rollout is None:
             return own
         return own + (float(self.rollout.family_id),) + self.rollout.values()
@@ -125,10 +135,12 @@ def parse_spec(text: str) -> PolicySpec:
     values = {p.name: p.default for p in fam.params}
     given: set[str] = set()
     rollout = parse_spec(fam.rollout) if fam.searches else None
+    weights = fam.weights
     for item in _items(text, rest):
         key, eq, raw = item.partition("=")
         key = key.strip()
-        valid = ", ".join([p.name for p in fam.params] + (["rollout"] if fam.searches else [])) or "none"
+        valid = ", ".join([p.name for p in fam.params] + (["rollout"] if fam.searches else [])
+                          + (["weights"] if fam.weights is not None else [])) or "none"
         if not eq:
             raise PolicySpecError(f"policy {text!r}: {item!r} is not key=value (parameters of {family_name}: {valid})")
         if key in given:
@@ -136,6 +148,10 @@ def parse_spec(text: str) -> PolicySpec:
         if fam.searches and key == "rollout":
             given.add(key)
             rollout = _rollout(text, raw.strip())
+            continue
+        if fam.weights is not None and key == "weights":
+            given.add(key)
+            weights = raw.strip()
             continue
         param = next((p for p in fam.params if p.name == key), None)
         if param is None:
@@ -151,7 +167,14 @@ def parse_spec(text: str) -> PolicySpec:
         values[key] = value
     if fam.searches:
         _check_inference(text, fam, values, rollout)
-    return PolicySpec(family_name, tuple((p.name, values[p.name]) for p in fam.params), rollout)
+    if weights is not None and weights != fam.weights:  # a file named: read it now (numpy); the shipped default
+        from . import weights as files  # is read when played, so that listing the policies imports no numpy
+
+        try:
+            files.load(weights)
+        except files.WeightsError as e:
+            raise PolicySpecError(f"policy {text!r}: {e}") from None
+    return PolicySpec(family_name, tuple((p.name, values[p.name]) for p in fam.params), rollout, weights)
 
 
 def _check_inference(text: str, fam: Family, values: dict[str, float], rollout: PolicySpec) -> None:
