@@ -19,7 +19,7 @@ FLOORS = {
     "policies": 3,
     "reference": 4, "numba_engine": 4,  # siblings
     "engines": 5, "record": 6, "cluster": 6.5, "simulate": 7, "bench": 7.5,
-    "analysis": 8, "compare": 9, "review": 9.25, "tune": 9.5, "plot": 10, "play": 11,
+    "analysis": 8, "compare": 9, "review": 9.25, "learn": 9.3, "tune": 9.5, "plot": 10, "play": 11,
     "cli": 12, "__main__": 13,
 }
 SIBLINGS = {"reference", "numba_engine"}
