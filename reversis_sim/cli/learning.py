@@ -16,9 +16,10 @@ from .options import SEED, command, interruptible, rule_option, rules_option, wi
 @command("learn")
 @rules_option
 @rule_option
-@click.option("--policy", "exchange", default="strong", show_default=True, metavar="SPEC",
-              help="The avoid setting of the table whose deals are learned from, and whose exchange and declaration "
-                   "the learned player keeps.")
+@click.option("--policy", default="strong", show_default=True, metavar="SPEC",
+              help="The policy of the table learned from and of the review's rollouts: an avoid setting, whose "
+                   "exchange and declaration the learned player keeps, or a learned player (a next round: its own "
+                   "positions and rollouts, its exchange kept).")
 @click.option("--deals", type=click.IntRange(1), default=36000, show_default=True,
               help="Deals of self-play reviewed (whole matches); the last sixth choose the ridge penalty.")
 @click.option("--worlds", type=click.IntRange(2, 1024), default=16, show_default=True,
@@ -31,7 +32,7 @@ from .options import SEED, command, interruptible, rule_option, rules_option, wi
 @click.option("--force", is_flag=True, help="Overwrite an existing weights file.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_context
-def learn(ctx, rules, rule_overrides, exchange, deals, worlds, seed, out, resume, force, fmt):
+def learn(ctx, rules, rule_overrides, policy, deals, worlds, seed, out, resume, force, fmt):
     """Learn a player's card play from reviewed self-play: every card option of every decision valued by the
     review (played out in worlds consistent with what the seat knew), a ridge regression of those values on
     facts of the seat's view, the penalty chosen on held-out matches. The same command writes the same file;
@@ -48,14 +49,14 @@ def learn(ctx, rules, rule_overrides, exchange, deals, worlds, seed, out, resume
     rules = with_rule_overrides(rules, rule_overrides)
     out = Path(out)
     n_matches = -(-deals // rules.match_deals)
-    spec = LearnSpec(rules.name, rules.to_params(), exchange.strip(), int(seed), n_matches, int(worlds))
+    spec = LearnSpec(rules.name, rules.to_params(), policy.strip(), int(seed), n_matches, int(worlds))
     if out.exists() and not force:
         raise click.UsageError(f"{out} exists; give --force to overwrite it, or another --out")
     from ..policies import PolicySpecError, parse_spec
     from ..policies.registry import NAMED
 
     try:
-        spec = LearnSpec(spec.rules, spec.rules_params, str(parse_spec(NAMED.get(spec.exchange, spec.exchange))),
+        spec = LearnSpec(spec.rules, spec.rules_params, str(parse_spec(NAMED.get(spec.policy, spec.policy))),
                          spec.seed, spec.n_matches, spec.worlds)
         from ..learn.run import check
 

@@ -3,8 +3,10 @@ weights file (each chunk a pure function of the run and its first match, written
 ridge fit, then the weights file. An interrupted run keeps its finished chunks; ``resume`` computes only the
 missing ones, and the weights equal an uninterrupted run's.
 
-The table is the exchange policy in every seat (its deals are the ones the learned player's exchange leads to); the
-review values each card option with that policy's rollouts. The last :data:`HELD_OUT` of the matches choose the
+The table is one policy in every seat, an ``avoid`` setting or a learned player (the next round of a policy
+iteration: the positions its own play reaches, each option valued with it playing the rest of the deal); the review
+values each card option with that policy's rollouts. The weights keep its exchange (a learned player's: the
+``avoid`` setting its file names). The last :data:`HELD_OUT` of the matches choose the
 ridge penalty and are not fitted on.
 """
 
@@ -41,12 +43,12 @@ class LearnError(ValueError):
 
 @dataclass(frozen=True)
 class LearnSpec:
-    """What a learning run is: rules (their name and resolved values), the exchange policy of the table (an
-    ``avoid`` spec), its seed, matches and review worlds."""
+    """What a learning run is: rules (their name and resolved values), the policy of the table and of the review's
+    rollouts (an ``avoid`` or ``learned`` spec), its seed, matches and review worlds."""
 
     rules: str
     rules_params: dict
-    exchange: str
+    policy: str
     seed: int
     n_matches: int
     worlds: int
@@ -63,9 +65,9 @@ def check(spec: LearnSpec) -> None:
                          f"penalty needs at least {MIN_MATCHES} matches; give more deals")
     if not 2 <= spec.worlds <= 1024:
         raise LearnError(f"worlds must be 2..1024 (half choose, half measure each option), got {spec.worlds}")
-    ex = parse_spec(spec.exchange)
-    if ex.family != "avoid":
-        raise LearnError(f"the exchange policy must be an avoid setting (such as strong), not {spec.exchange!r}")
+    if parse_spec(spec.policy).family not in ("avoid", "learned"):
+        raise LearnError(f"the table's policy must be an avoid setting (such as strong) or a learned player, not "
+                         f"{spec.policy!r}")
 
 
 def _parts(out: Path) -> Path:
@@ -88,8 +90,9 @@ def learn(rules: Rules, spec: LearnSpec, out: Path, *, command: str, resume: boo
     else:
         parts.mkdir(parents=True)
         (parts / "spec.json").write_text(desc)
-    table = parse_spec(spec.exchange)
+    table = parse_spec(spec.policy)
     seats = [table] * rules.n_seats
+    exchange = str(table) if table.weights is None else W.load(table.weights).exchange
     for c in range(spec.n_chunks):
         path = parts / f"chunk-{c:05d}.npz"
         if not path.exists():
@@ -110,7 +113,7 @@ def learn(rules: Rules, spec: LearnSpec, out: Path, *, command: str, resume: boo
     weights, report = fit(train, held)
     report |= {"train_matches": cut, "held_out_matches": spec.n_matches - cut, "train_decisions": n_dec,
                "features": FEATURES}
-    W.save(out, weights, exchange=str(table), rules=rules, command=command,
+    W.save(out, weights, exchange=exchange, rules=rules, command=command,
            provenance={"spec": asdict(spec), "fit": report, "target": "the review's option values (each option "
                        "played out in worlds consistent with the seat's information), centred within decisions"})
     shutil.rmtree(parts)
