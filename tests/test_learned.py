@@ -90,12 +90,14 @@ def test_the_card_is_the_models_argmax(tmp_path):
     """The card the kernel plays is the legal card of highest score, the score recomputed here in numpy from the
     facts of the seat's view (the very facts the fit reads) and the weights: the player plays its model."""
     from reversis_sim import cards as C
-    from reversis_sim.policies.learned_nb import facts_of
+    from reversis_sim.kernel.compiled import compile_rules
+    from reversis_sim.policies.learned_nb import facts_of, option_score
     from reversis_sim.policies.seat_policy import Watching
 
     rules = get_preset("parlett")
     path = _file(tmp_path / "w.npz", seed=3)
     w = W.load(str(path))
+    tables = compile_rules(rules).tables
     played = {}
 
     class Seat(Watching):
@@ -114,7 +116,10 @@ def test_the_card_is_the_models_argmax(tmp_path):
                 continue
             cards = np.array(legal)
             o, d = facts_of(rules, view[None, :], cards, np.zeros(len(cards), np.int64))
-            score = o @ (np.r_[1.0, d[0]] @ w.W)
+            v = np.r_[1.0, d[0]] @ w.W
+            score = o @ v
+            direct = [option_score(view, tables, int(c), v) for c in cards]  # what the kernel sums, fact by fact
+            assert np.allclose(direct, score, rtol=0, atol=1e-9)
             top = score.max()
             assert card == cards[np.flatnonzero(score >= top - 1e-9)[0]], C.name(card)
             checked += 1
@@ -154,3 +159,17 @@ def test_learn_is_seeded_and_resumes_to_the_same_weights(tmp_path):
     with zipfile.ZipFile(a) as z:
         assert "provenance.npy" in z.namelist()
     assert make_policy(f"learned:weights={a}") is not None
+
+
+def test_a_search_rolls_out_with_the_learned_player_and_both_engines_agree():
+    """A rollout policy may carry a learned player's weights (453 values): the search's rollouts and its
+    exchange are the learned player's, in both engines."""
+    from reversis_sim.engines import get_engine
+
+    spec = parse_spec("search:worlds=2,start=9,rollout=learned")
+    assert spec.rollout.family == "learned" and len(spec.values()) > 453
+    rules = get_preset("parlett")
+    seats = [spec, "strong", "strong", "strong"]
+    fast = get_engine("numba").deal_record(rules, seats, seed=3, match=0, deal=1)
+    slow = get_engine("reference").deal_record(rules, seats, seed=3, match=0, deal=1)
+    assert fast["tricks"] == slow["tricks"] and fast["result"] == slow["result"]
