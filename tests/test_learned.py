@@ -40,6 +40,11 @@ def test_the_shipped_player_parses_and_carries_its_weights():
     W.check_rules(w, get_preset("parlett"))
     with pytest.raises(W.WeightsError, match="learned under the rules parlett"):
         W.check_rules(w, get_preset("modern"))
+    modern = parse_spec("learned_modern")
+    assert modern.weights == "modern" and modern.values()[:3] == spec.values()[:3]
+    W.check_rules(W.load("modern"), get_preset("modern"))
+    with pytest.raises(W.WeightsError, match="learned under the rules modern"):
+        W.check_rules(W.load("modern"), get_preset("parlett"))
 
 
 @pytest.mark.parametrize("damage, words", [

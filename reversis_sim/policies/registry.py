@@ -60,6 +60,10 @@ NAMED: dict[str, str] = {
                      "opposite=0,rev_top=11",
     "strong_serbian": "avoid:unload=0,shed=0,save_dumps=1,lead_pay=1,take=7.25,declare=7,reversis=7,break=11,"
                       "opposite=0,rev_top=6,q_bare=16",
+    # The learned player of the modern family (reversis-sim learn --rules modern --policy strong_modern --deals 24000
+    # --seed 4501): +5.41 [+5.37, +5.45] fish a deal over strong_modern at a table of strong_modern (seed 4503,
+    # 480,000 deals); `learned` itself plays the parlett weights. docs/strength.md.
+    "learned_modern": "learned:weights=modern",
 }
 
 
