@@ -45,6 +45,8 @@ def test_the_shipped_player_parses_and_carries_its_weights():
     W.check_rules(W.load("modern"), get_preset("modern"))
     with pytest.raises(W.WeightsError, match="learned under the rules modern"):
         W.check_rules(W.load("modern"), get_preset("parlett"))
+    W.check_rules(W.load("serbian"), get_preset("serbian"))
+    assert parse_spec("learned_serbian").weights == "serbian"
 
 
 @pytest.mark.parametrize("damage, words", [

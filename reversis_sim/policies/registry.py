@@ -64,6 +64,10 @@ NAMED: dict[str, str] = {
     # --seed 4501): +5.41 [+5.37, +5.45] fish a deal over strong_modern at a table of strong_modern (seed 4503,
     # 480,000 deals); `learned` itself plays the parlett weights. docs/strength.md.
     "learned_modern": "learned:weights=modern",
+    # ... and of the serbian family (learn --rules serbian --policy strong_serbian --deals 24000 --seed 4601):
+    # +0.075 [+0.065, +0.085] over strong_serbian at a table of it (seed 4603, 480,000 deals), small as every
+    # serbian amount is.
+    "learned_serbian": "learned:weights=serbian",
 }
 
 
