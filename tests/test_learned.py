@@ -180,3 +180,8 @@ def test_a_search_rolls_out_with_the_learned_player_and_both_engines_agree():
     fast = get_engine("numba").deal_record(rules, seats, seed=3, match=0, deal=1)
     slow = get_engine("reference").deal_record(rules, seats, seed=3, match=0, deal=1)
     assert fast["tricks"] == slow["tricks"] and fast["result"] == slow["result"]
+
+
+def test_an_unknown_shipped_name_is_refused_with_the_names():
+    with pytest.raises(PolicySpecError, match="no shipped weights named 'modrn'.*modern"):
+        parse_spec("learned:weights=modrn")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import search
 from .family import Family, fmt
@@ -175,14 +176,27 @@ def parse_spec(text: str) -> PolicySpec:
         values[key] = value
     if fam.searches:
         _check_inference(text, fam, values, rollout)
-    if weights is not None and weights != fam.weights:  # a file named: read it now (numpy); the shipped default
-        from . import weights as files  # is read when played, so that listing the policies imports no numpy
-
-        try:
-            files.load(weights)
-        except files.WeightsError as e:
-            raise PolicySpecError(f"policy {text!r}: {e}") from None
+    if weights is not None:
+        _check_weights(text, weights)
     return PolicySpec(family_name, tuple((p.name, values[p.name]) for p in fam.params), rollout, weights)
+
+
+def _check_weights(text: str, name: str) -> None:
+    """A learned seat's weights file: a shipped name must be one (checked without numpy, so that listing the
+    policies stays light; the file is read when it is played); a path is read and checked now."""
+    if name and "/" not in name and not name.endswith(".npz"):
+        shipped = Path(__file__).with_name("weights_data")
+        if not (shipped / f"{name}.npz").exists():
+            names = ", ".join(sorted(p.stem for p in shipped.glob("*.npz")))
+            raise PolicySpecError(f"policy {text!r}: no shipped weights named {name!r} (shipped: {names}); give "
+                                  f"one of them or the path of a file written by reversis-sim learn")
+        return
+    from . import weights as files  # numpy
+
+    try:
+        files.load(name)
+    except files.WeightsError as e:
+        raise PolicySpecError(f"policy {text!r}: {e}") from None
 
 
 def _check_inference(text: str, fam: Family, values: dict[str, float], rollout: PolicySpec) -> None:
