@@ -40,7 +40,7 @@ def test_replay_a_match_prints_one_record_per_line_in_order():
 
 @pytest.mark.parametrize("args,message", [
     (["replay", "--rules", "nope"], "unknown rules preset 'nope'; valid presets: "),
-    (["replay", "--seat", "duck"], "unknown policy family 'duck'; valid families: avoid, lowest, random"),
+    (["replay", "--seat", "duck"], "unknown policy family 'duck'; valid families: avoid, learned, lowest, random"),
     (["replay", "--seat", "random:x"], "is not key=value"),
     (["replay", "--seat", "random:x=1"], "random has no parameter 'x'"),
     (["replay", "--seat", "random", "--seat", "random"], "got 2 seat policies; give one"),

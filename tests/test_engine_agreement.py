@@ -167,6 +167,7 @@ HEURISTIC_TABLES = [
     ["avoid:duck=0,unload=0,shed=0,short=0,count=0", "avoid:lead_pay=1,ace_hunt=1,opposite=0",
      "avoid:reversis=6,break=2", "avoid:take=0,guard=0,declare=11,save_dumps=1"],
     ["strong", "tuned", "strong_serbian", "avoid:q_bare=-20,q_guarded=40,guard=1"],  # the J♥ at the talon
+    ["learned", "strong", "learned", "tuned"],  # the learned family: the model's card from the view, both engines
 ]
 
 

@@ -26,7 +26,7 @@ def test_named_presets_resolve_to_family_specs():
 
 
 @pytest.mark.parametrize("text,message", [
-    ("duck", "unknown policy family 'duck'; valid families: avoid, lowest, random, search (named presets: "),
+    ("duck", "unknown policy family 'duck'; valid families: avoid, learned, lowest, random, search (named presets: "),
     ("avoid:speed=1", "avoid has no parameter 'speed' (parameters: duck, unload, shed"),
     ("avoid:duck=2", "duck=2 is out of range [0, 1]"),
     ("avoid:take=x", "take='x' is not a number"),

@@ -36,6 +36,7 @@ COMMANDS = {
     "rules": "information:rules", "policies": "information:policies",
     "review": "review:review",
     "play": "play:play",
+    "learn": "learning:learn",
 }
 """Every command, by name: ``module:function`` of this package."""
 

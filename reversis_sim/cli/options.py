@@ -85,9 +85,24 @@ def seats_of(rules, specs):
     from ..policies import parse_seats
 
     try:
-        return parse_seats(specs or (DEFAULT_SEAT,), rules.n_seats)
+        seats = parse_seats(specs or (DEFAULT_SEAT,), rules.n_seats)
+        check_learned(rules, seats)
+        return seats
     except PolicySpecError as e:
         raise click.BadParameter(str(e), param_hint="'--seat'") from None
+
+
+def check_learned(rules, seats) -> None:
+    """Refuse a learned seat whose weights were learned under other rules (:class:`PolicySpecError`)."""
+    from ..policies import weights
+
+    for s in seats:
+        for spec in (s, s.rollout):
+            if spec is not None and spec.weights is not None:
+                try:
+                    weights.check_rules(weights.load(spec.weights), rules)
+                except weights.WeightsError as e:
+                    raise PolicySpecError(str(e)) from None
 
 
 REFUSALS = (ValueError, RulesError, PolicySpecError, RunError)

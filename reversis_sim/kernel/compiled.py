@@ -5,8 +5,9 @@ Kernels never see the dataclass: :func:`compile_rules` gives
 - ``params``: an ``int64`` vector, one entry per rule value, indexed by the constants below (``P_*``); choices
   given as strings in :class:`Rules` become small integer codes (``TALON_*``, ``PAYERS_*``, ``SCORING_*``) or 0/1
   flags;
-- ``tables``: an ``int64`` array ``(3, 64)`` indexed by card code: ``T_STRENGTH`` (playing strength within a suit,
-  -1 for cards not in the deck), ``T_TRICK_POINTS``, ``T_TALON_POINTS``;
+- ``tables``: an ``int64`` array ``(4, 64)`` indexed by card code: ``T_STRENGTH`` (playing strength within a suit,
+  -1 for cards not in the deck), ``T_TRICK_POINTS``, ``T_TALON_POINTS``, ``T_ABOVE`` (the mask of the cards of the
+  deck in the card's suit that beat it: a learned player counts the unseen ones with one popcount);
 - ``deck``: the ``int64`` card codes of the deck in ascending order (what :func:`reversis_sim.keys.shuffled`
   shuffles).
 
@@ -168,7 +169,7 @@ P_PENALTY_TO_POOL = _slot(lambda r: r.penalty_to_pool)
 P_ESP_REVERSIS_EXTRA = _slot(lambda r: r.espagnolette_reversis_extra)
 N_PARAMS = sum(width for width, _ in _PARAMS)
 
-T_STRENGTH, T_TRICK_POINTS, T_TALON_POINTS = 0, 1, 2
+T_STRENGTH, T_TRICK_POINTS, T_TALON_POINTS, T_ABOVE = 0, 1, 2, 3
 
 #: payment reason codes: the index in reversis_sim.game.REASONS
 R_ANTE = REASONS.index("ante")
@@ -214,7 +215,7 @@ class CompiledRules:
 
     name: str
     params: np.ndarray  # int64 (N_PARAMS,)
-    tables: np.ndarray  # int64 (3, 64)
+    tables: np.ndarray  # int64 (4, 64)
     deck: np.ndarray  # int64 (n_deck,)
 
     @property
@@ -261,7 +262,9 @@ def compile_rules(rules: Rules) -> CompiledRules:
         p[index:index + width] = value(rules)
         index += width
     t = rules.tables
-    tables = np.array([t.strength, t.trick_points, t.talon_points], dtype=np.int64)
+    above = [sum(1 << x for x in t.deck if x >> 4 == c >> 4 and t.strength[x] > t.strength[c]) if c in t.deck else 0
+             for c in range(C.N_CARD_CODES)]
+    tables = np.array([t.strength, t.trick_points, t.talon_points, above], dtype=np.int64)
     deck = np.array(t.deck, dtype=np.int64)
-    assert tables.shape == (3, C.N_CARD_CODES)
+    assert tables.shape == (4, C.N_CARD_CODES)
     return CompiledRules(rules.name, p, tables, deck)

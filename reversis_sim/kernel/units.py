@@ -73,7 +73,7 @@ I64 = types.int64
 P_TYPE = typeof(np.zeros(1, np.int64))
 """The rules' parameters (``int64 (N_PARAMS,)``), and any int64 vector."""
 TABLES_TYPE = typeof(np.zeros((1, 1), np.int64))
-"""The rules' per-card tables (``int64 (3, 64)``), and any int64 matrix."""
+"""The rules' per-card tables (``int64 (4, 64)``), and any int64 matrix."""
 U64_VECTOR = typeof(np.zeros(1, np.uint64))
 F64_VECTOR = typeof(np.zeros(1, np.float64))
 

@@ -134,6 +134,10 @@ class Family:
     """A search family (:mod:`.search`): the default of its ``rollout`` policy, which it also follows in the
     exchange and the declaration (its decisions module has only ``play``). None: a heuristic, dispatched on its
     id."""
+    weights: str | None = None
+    """A learned family (:mod:`.learned`): the weights file a spec that names none plays (``weights=NAME``, a
+    shipped file, or ``weights=PATH``); its parameter vector is the file's (:func:`.weights.vector`). None: no
+    weights."""
     draws: bool = True
     """Whether its decisions read the seat's keyed draws (``draws``). The kernels draw them at the start of every
     deal only for the seats whose family does (:func:`.dispatch.uses_draws`); a deterministic family says False."""

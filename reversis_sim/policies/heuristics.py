@@ -4,11 +4,12 @@ the only policies a search may roll out with. A new heuristic family is register
 
 from __future__ import annotations
 
-from . import avoid, lowest, random
+from . import avoid, learned, lowest, random
 
 HEURISTICS = (
     random.FAMILY,
     lowest.FAMILY,
     avoid.FAMILY,
+    learned.FAMILY,
 )
 """Every heuristic family (the order is the order the numba dispatch tries them in)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import search
 from .family import Family, fmt
@@ -62,6 +63,14 @@ NAMED: dict[str, str] = {
                      "opposite=0,rev_top=11",
     "strong_serbian": "avoid:unload=0,shed=0,save_dumps=1,lead_pay=1,take=7.25,declare=7,reversis=7,break=11,"
                       "opposite=0,rev_top=6,q_bare=16",
+    # The learned player of the modern family (reversis-sim learn --rules modern --policy strong_modern --deals 24000
+    # --seed 4501): +5.41 [+5.37, +5.45] fish a deal over strong_modern at a table of strong_modern (seed 4503,
+    # 480,000 deals); `learned` itself plays the parlett weights. docs/strength.md.
+    "learned_modern": "learned:weights=modern",
+    # ... and of the serbian family (learn --rules serbian --policy strong_serbian --deals 24000 --seed 4601):
+    # +0.075 [+0.065, +0.085] over strong_serbian at a table of it (seed 4603, 480,000 deals), small as every
+    # serbian amount is.
+    "learned_serbian": "learned:weights=serbian",
 }
 
 
@@ -73,6 +82,8 @@ class PolicySpec:
     params: tuple[tuple[str, float], ...] = ()
     rollout: PolicySpec | None = None
     """A search's rollout policy (None for a heuristic)."""
+    weights: str | None = None
+    """A learned family's weights file, as the spec names it (:mod:`.weights`; None for the others)."""
 
     @property
     def text(self) -> str:
@@ -83,6 +94,8 @@ class PolicySpec:
         if self.rollout is not None and self.rollout != parse_spec(fam.rollout):
             inner = self.rollout.text
             changed.append(f"rollout=({inner})" if "," in inner else f"rollout={inner}")
+        if self.weights is not None and self.weights != fam.weights:
+            changed.append(f"weights={self.weights}")
         return self.family + (":" + ",".join(changed) if changed else "")
 
     @property
@@ -96,12 +109,18 @@ class PolicySpec:
         text = self.family + ":" + ",".join(f"{k}={fmt(v)}" for k, v in params.items())  # choices by index
         if self.rollout is not None:
             text += f",rollout=({self.rollout.text})"
+        if self.weights is not None:
+            text += f",weights={self.weights}"
         return parse_spec(text)
 
     def values(self) -> tuple[float, ...]:
         """The parameter vector, in the family's order; a search's is followed by its rollout's family id and
         vector (:func:`.search_nb.rollout_family`)."""
         own = tuple(v for _, v in self.params)
+        if self.weights is not None:  # a learned family: its vector is its weights file's
+            from . import weights
+
+            return own + weights.vector(weights.load(self.weights))
         if self.rollout is None:
             return own
         return own + (float(self.rollout.family_id),) + self.rollout.values()
@@ -127,10 +146,12 @@ def parse_spec(text: str) -> PolicySpec:
     values = {p.name: p.default for p in fam.params}
     given: set[str] = set()
     rollout = parse_spec(fam.rollout) if fam.searches else None
+    weights = fam.weights
     for item in _items(text, rest):
         key, eq, raw = item.partition("=")
         key = key.strip()
-        valid = ", ".join([p.name for p in fam.params] + (["rollout"] if fam.searches else [])) or "none"
+        valid = ", ".join([p.name for p in fam.params] + (["rollout"] if fam.searches else [])
+                          + (["weights"] if fam.weights is not None else [])) or "none"
         if not eq:
             raise PolicySpecError(f"policy {text!r}: {item!r} is not key=value (parameters of {family_name}: {valid})")
         if key in given:
@@ -138,6 +159,10 @@ def parse_spec(text: str) -> PolicySpec:
         if fam.searches and key == "rollout":
             given.add(key)
             rollout = _rollout(text, raw.strip())
+            continue
+        if fam.weights is not None and key == "weights":
+            given.add(key)
+            weights = raw.strip()
             continue
         param = next((p for p in fam.params if p.name == key), None)
         if param is None:
@@ -153,7 +178,27 @@ def parse_spec(text: str) -> PolicySpec:
         values[key] = value
     if fam.searches:
         _check_inference(text, fam, values, rollout)
-    return PolicySpec(family_name, tuple((p.name, values[p.name]) for p in fam.params), rollout)
+    if weights is not None:
+        _check_weights(text, weights)
+    return PolicySpec(family_name, tuple((p.name, values[p.name]) for p in fam.params), rollout, weights)
+
+
+def _check_weights(text: str, name: str) -> None:
+    """A learned seat's weights file: a shipped name must be one (checked without numpy, so that listing the
+    policies stays light; the file is read when it is played); a path is read and checked now."""
+    if name and "/" not in name and not name.endswith(".npz"):
+        shipped = Path(__file__).with_name("weights_data")
+        if not (shipped / f"{name}.npz").exists():
+            names = ", ".join(sorted(p.stem for p in shipped.glob("*.npz")))
+            raise PolicySpecError(f"policy {text!r}: no shipped weights named {name!r} (shipped: {names}); give "
+                                  f"one of them or the path of a file written by reversis-sim learn")
+        return
+    from . import weights as files  # numpy
+
+    try:
+        files.load(name)
+    except files.WeightsError as e:
+        raise PolicySpecError(f"policy {text!r}: {e}") from None
 
 
 def _check_inference(text: str, fam: Family, values: dict[str, float], rollout: PolicySpec) -> None:

@@ -1,0 +1,78 @@
+"""The training positions: every card decision of a self-play table with two or more distinct options, each
+option valued by the review (:func:`reversis_sim.numba_engine.reviewing.review_matches`: played out in worlds
+consistent with what the seat knew, the other seats by the rollout policy), and the seat's view at that decision.
+
+The views are the reference engine's (the same deals played again card for card, each seat's view record copied as
+its policy is asked), so the facts the weights are fitted on are computed by the very function the player runs on
+its view (:func:`reversis_sim.policies.learned_nb.facts`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..game import dealer_of
+from ..numba_engine.reviewing import review_matches
+from ..policies import PolicySpec
+from ..policies.learned_nb import facts_of
+from ..policies.seat_policy import Watching
+from ..reference.match import play_deal
+from ..rules import Rules
+
+
+class _Capture(Watching):
+    """A seat that plays as ``inner`` and keeps its view record at each card it plays, keyed by (deal, trick,
+    position in the trick)."""
+
+    def __init__(self, inner, store: dict, deal_key: list):
+        super().__init__(inner)
+        self.store, self.deal_key = store, deal_key
+
+    def watch(self, view, legal, card) -> None:
+        self.store[(*self.deal_key, view.trick_index, len(view.current))] = self.inner._view.copy()
+
+
+def views_of(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, first_match: int, n_matches: int) -> dict:
+    """The view record of every card played in matches ``first_match ..``, keyed by (match, deal, trick,
+    position), from the reference engine."""
+    store: dict = {}
+    key = [0, 0]
+    policies = [_Capture(s, store, key) for s in seats]
+    for match in range(first_match, first_match + n_matches):
+        pool = 0
+        for deal in range(rules.match_deals):
+            key[0], key[1] = match, deal
+            record = play_deal(rules, policies, seed=seed, match=match, deal=deal, dealer=dealer_of(rules, deal),
+                               pool_before=pool)
+            pool = record["result"]["pool_after"]
+    return store
+
+
+def positions(rules: Rules, seats: Sequence[PolicySpec], rollout: PolicySpec, *, seed: int, first_match: int,
+              n_matches: int, worlds: int) -> dict[str, np.ndarray]:
+    """The reviewed card decisions of matches ``first_match ..`` as arrays: ``O`` (options x N_O facts), ``D``
+    (decisions x N_D facts), ``value`` (each option's measured value, fish), ``decision`` (each option's decision),
+    ``card`` (each option's card), ``played`` (1 for the card the table played), ``deal`` (each decision's
+    (match, deal) as one number: match * match_deals + deal)."""
+    out = review_matches(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches,
+                         reviewed=range(rules.n_seats), worlds=worlds, rollout=rollout, keep_options=True,
+                         luck_samples=0, threads=1)
+    d = out.decisions
+    rows = np.flatnonzero((d["kind"] >= 2) & (d["options"] >= 2))
+    store = views_of(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches)
+    keys = [(int(d["match"][r]), int(d["deal"][r]), int(d["trick"][r]), int(d["position"][r])) for r in rows]
+    missing = [k for k in keys if k not in store]
+    if missing:
+        raise AssertionError(f"the reference engine did not play the reviewed decision {missing[0]}")
+    views = np.stack([store[k] for k in keys]) if keys else np.zeros((0, 1), np.int64)
+    opts = [out.options[r] for r in rows]
+    lens = np.array([len(x) for x in opts], np.int64)
+    op = np.concatenate(opts) if opts else np.zeros((0, 4))
+    decision = np.repeat(np.arange(len(rows)), lens)
+    cards = op[:, 0].astype(np.int64)
+    opt, dec = facts_of(rules, views, cards, decision)
+    played = (cards == d["played"][rows][decision]).astype(np.int8)
+    return {"O": opt, "D": dec, "value": op[:, 1].astype(np.float64), "decision": decision, "card": cards,
+            "played": played, "deal": (d["match"][rows] * rules.match_deals + d["deal"][rows]).astype(np.int64)}

@@ -1,0 +1,297 @@
+"""The numba decisions of ``learned`` (declared in :mod:`.learned`): the facts of a card decision read from the
+seat's view, and the linear model's card.
+
+The facts are computed into two small arrays on the stack (:func:`scratch`: the decisions borrow their callers'
+arrays and allocate nothing), the decision's facts weigh the option facts once (``v = W' [1, D]``), then each legal
+card costs its option facts and one dot product with ``v``. The exchange, the declaration and the goal are
+``avoid``'s (:mod:`.avoid_nb`) with the parameters the vector carries.
+
+:func:`decision_facts` and :func:`option_facts` are also what ``reversis-sim learn`` fits the weights on (called
+on the views of the reviewed decisions), so the facts trained on are the facts played on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+
+from .. import cards as C
+from ..kernel.bits import ONE, bit, count, lowest, suit_mask
+from ..kernel.compiled import T_ABOVE, T_STRENGTH, T_TRICK_POINTS, compile_rules
+from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.view import (
+    V_CUR,
+    V_DEALER,
+    V_DECK,
+    V_DECLARER,
+    V_HAND,
+    V_LEADER,
+    V_LEGAL,
+    V_N_CUR,
+    V_N_SEATS,
+    V_N_TRICKS,
+    V_PLAYED,
+    V_POOL_BEFORE,
+    V_SEAT,
+    V_SIT_OUT,
+    V_STREAK,
+    V_TALON_KNOWN,
+    V_TRICK,
+    mask,
+)
+from . import avoid_nb
+from .cardsense import current_best, nth_seat
+from .learned import AT_EXCHANGE, AT_WEIGHTS, N_D, N_EXCHANGE, N_O
+
+_ACES = bit(C.make(C.RANK_ACE, 0)) | bit(C.make(C.RANK_ACE, 1)) | bit(C.make(C.RANK_ACE, 2)) | bit(
+    C.make(C.RANK_ACE, 3))
+
+
+_ELEVENTH, _TWELFTH, _TENTH, _QUARTER, _HUNDREDTH = 1 / 11, 1 / 12, 1 / 10, 1 / 4, 1 / 100
+"""The scales of the facts, as factors (without fastmath a division stays a division, several times slower)."""
+
+
+@intrinsic
+def scratch(typingctx, n):
+    """A ``float64 (n,)`` array on the caller's stack (``n`` a constant): scratch for a decision that may not
+    allocate (numba's reference counting is off in the kernels)."""
+    if not isinstance(n, types.IntegerLiteral):
+        return None
+    size = n.literal_value
+    arrty = types.Array(types.float64, 1, "C")
+
+    def impl(context, builder, sig, args):
+        ptr = cgutils.alloca_once(builder, context.get_value_type(types.float64), size=size)
+        ary = make_array(arrty)(context, builder)
+        itemsize = context.get_constant(types.intp, 8)
+        populate_array(ary, data=ptr, shape=[context.get_constant(types.intp, size)], strides=[itemsize],
+                       itemsize=itemsize, meminfo=None)
+        return ary._getvalue()
+    return arrty(n), impl
+
+
+@njit_nrt_free_inline
+def decision_facts(view, tables, d):
+    """Fill ``d`` (``float64 (N_D,)``, :data:`.learned.DECISION_FACTS`) for the card decision in ``view``."""
+    seat, hand, legal = view[V_SEAT], mask(view, V_HAND), mask(view, V_LEGAL)
+    n_cur, trick, n_tricks, n_seats = view[V_N_CUR], view[V_TRICK], view[V_N_TRICKS], view[V_N_SEATS]
+    played, known = mask(view, V_PLAYED), mask(view, V_TALON_KNOWN)
+    strength, points = tables[T_STRENGTH], tables[T_TRICK_POINTS]
+    unseen = mask(view, V_DECK) & ~hand & ~played & ~known
+    cur = view[V_CUR:]
+    lead = n_cur == 0
+    follow = (not lead) and (legal & suit_mask(cur[0] >> 4)) != 0
+    t_pts, has_q, has_ace = 0, False, False
+    for i in range(n_cur):
+        t_pts += points[cur[i]]
+        has_q = has_q or cur[i] == C.QUINOLA
+        has_ace = has_ace or (cur[i] & 15) == C.RANK_ACE
+    opposite = (seat + 2) % n_seats if n_seats == 4 else -1
+    winner_opp, best_s = False, 0
+    if not lead:
+        bi, bs = current_best(cur, n_cur, strength)
+        best_s = bs
+        winner_opp = nth_seat(view[V_LEADER], bi, view[V_DEALER], n_seats, view[V_SIT_OUT] != 0) == opposite
+    streak, declarer = view[V_STREAK], view[V_DECLARER]
+    d[0] = 1.0 if lead else 0.0
+    d[1] = 1.0 if follow else 0.0
+    d[2] = 1.0 if not (lead or follow) else 0.0
+    d[3] = n_cur / (n_seats - 1.0)
+    d[4] = trick / (n_tricks - 1.0)
+    d[5] = 1.0 if trick >= n_tricks - 2 else 0.0
+    d[6] = t_pts * _TENTH
+    d[7] = 1.0 if has_q else 0.0
+    d[8] = 1.0 if has_ace else 0.0
+    d[9] = 1.0 if hand & bit(C.QUINOLA) else 0.0
+    d[10] = 1.0 if played & bit(C.QUINOLA) else 0.0
+    d[11] = 1.0 if known & bit(C.QUINOLA) else 0.0
+    d[12] = 1.0 if trick > 0 and streak == seat else 0.0
+    d[13] = 1.0 if trick > 0 and streak >= 0 and streak != seat else 0.0
+    d[14] = 1.0 if (not lead) and view[V_LEADER] == opposite else 0.0
+    d[15] = 1.0 if winner_opp else 0.0
+    d[16] = view[V_POOL_BEFORE] * _HUNDREDTH
+    d[17] = count(unseen & _ACES) * _QUARTER
+    d[18] = best_s * _TWELFTH
+    d[19] = count(legal) * _ELEVENTH
+    d[20] = 1.0 if n_cur == n_seats - 1 - (1 if view[V_SIT_OUT] != 0 else 0) else 0.0
+    d[21] = 1.0 if declarer >= 0 and declarer != seat else 0.0
+    d[22] = 1.0 if declarer == seat else 0.0
+
+
+@njit_nrt_free_inline
+def trick_context(view, tables):
+    """What every option of a card decision shares: the unseen cards (mask), the suit led (-1 leading), the
+    strength of the card winning the trick so far, and the trick's points so far."""
+    n_cur = view[V_N_CUR]
+    strength, points = tables[T_STRENGTH], tables[T_TRICK_POINTS]
+    unseen = mask(view, V_DECK) & ~mask(view, V_HAND) & ~mask(view, V_PLAYED) & ~mask(view, V_TALON_KNOWN)
+    if n_cur == 0:
+        return unseen, -1, -1, 0
+    cur = view[V_CUR:]
+    bi, bs = current_best(cur, n_cur, strength)
+    t_pts = 0
+    for i in range(n_cur):
+        t_pts += points[cur[i]]
+    return unseen, cur[0] >> 4, bs, t_pts
+
+
+@njit_nrt_free_inline
+def facts_in_context(hand, strength, points, above, unseen, led, bs, t_pts, c, o):
+    """Fill ``o`` (``float64 (N_O,)``, :data:`.learned.OPTION_FACTS`) for playing card ``c`` from ``hand``, the
+    decision's :func:`trick_context` given (inlined into :func:`play`: a call would pass its arrays word by
+    word for every legal card)."""
+    s, sc = c >> 4, strength[c]
+    takes = led < 0 or (s == led and sc > bs)
+    higher = np.uint64(above[c])
+    n_above = count(unseen & higher)
+    below = count(unseen & suit_mask(s)) - n_above
+    mine = hand & suit_mask(s)
+    n_mine, mine_above = count(mine), count(hand & higher)
+    o[0] = sc * _TWELFTH
+    o[1] = points[c] * _QUARTER
+    o[2] = 1.0 if (c & 15) == C.RANK_ACE else 0.0
+    o[3] = 1.0 if c == C.QUINOLA else 0.0
+    o[4] = 1.0 if c == C.ACE_OF_DIAMONDS else 0.0
+    o[5] = 1.0 if s == C.HEARTS else 0.0
+    o[6] = 1.0 if s == C.DIAMONDS else 0.0
+    o[7] = 1.0 if takes else 0.0
+    o[8] = (t_pts + points[c]) * _TENTH if takes else 0.0
+    o[9] = n_above * _ELEVENTH
+    o[10] = below * _ELEVENTH
+    o[11] = (n_above + below) * _ELEVENTH
+    o[12] = 1.0 if n_above == 0 else 0.0
+    o[13] = n_mine * _ELEVENTH
+    o[14] = 1.0 if mine_above == 0 else 0.0
+    o[15] = 1.0 if mine_above == n_mine - 1 else 0.0
+    o[16] = 1.0 if n_mine == 1 else 0.0
+    o[17] = mine_above * _ELEVENTH
+
+
+@njit_nrt_free_inline
+def score_in_context(hand, strength, points, above, unseen, led, bs, t_pts, c, v):
+    """The score of card ``c``: the option facts of :func:`facts_in_context` weighed by ``v`` (one weight per option
+    fact), summed as each fact is computed (the binary ones as additions): the same number up to rounding,
+    without filling an array per card (``tests/test_learned.py`` checks the two against each other)."""
+    s, sc = c >> 4, strength[c]
+    takes = led < 0 or (s == led and sc > bs)
+    higher = np.uint64(above[c])
+    n_above = count(unseen & higher)
+    below = count(unseen & suit_mask(s)) - n_above
+    n_mine, mine_above = count(hand & suit_mask(s)), count(hand & higher)
+    x = sc * _TWELFTH * v[0] + points[c] * _QUARTER * v[1]
+    y = n_above * _ELEVENTH * v[9] + below * _ELEVENTH * v[10] + (n_above + below) * _ELEVENTH * v[11]
+    z = n_mine * _ELEVENTH * v[13] + mine_above * _ELEVENTH * v[17]
+    if (c & 15) == C.RANK_ACE:
+        x += v[2]
+    if c == C.QUINOLA:
+        x += v[3]
+    if c == C.ACE_OF_DIAMONDS:
+        x += v[4]
+    if s == C.HEARTS:
+        y += v[5]
+    if s == C.DIAMONDS:
+        y += v[6]
+    if takes:
+        z += v[7] + (t_pts + points[c]) * _TENTH * v[8]
+    if n_above == 0:
+        x += v[12]
+    if mine_above == 0:
+        y += v[14]
+    if mine_above == n_mine - 1:
+        z += v[15]
+    if n_mine == 1:
+        x += v[16]
+    return x + y + z
+
+
+@njit_nrt_free
+def option_score(view, tables, c, v):
+    """:func:`score_in_context` of card ``c`` in ``view`` (for tests)."""
+    unseen, led, bs, t_pts = trick_context(view, tables)
+    return score_in_context(mask(view, V_HAND), tables[T_STRENGTH], tables[T_TRICK_POINTS], tables[T_ABOVE], unseen,
+                            led, bs, t_pts, c, v)
+
+
+@njit_nrt_free
+def option_facts(view, tables, c, o):
+    """Fill ``o`` (``float64 (N_O,)``, :data:`.learned.OPTION_FACTS`) for playing card ``c`` in ``view``."""
+    unseen, led, bs, t_pts = trick_context(view, tables)
+    facts_in_context(mask(view, V_HAND), tables[T_STRENGTH], tables[T_TRICK_POINTS], tables[T_ABOVE], unseen, led, bs,
+                     t_pts, c, o)
+
+
+@njit_nrt_free_inline
+def play(params, draws, view, tables):
+    """The legal card with the highest score (the lowest card code among equal scores); a single legal card is
+    played without scoring. Inlined into the trick loops (through the dispatch), as ``avoid``'s is: a call passing
+    the view, the tables and the weights array by array held a table of four to 84,000 deals a second where the
+    inlined one plays 112,000 (one thread, measured beside `strong`)."""
+    legal = mask(view, V_LEGAL)
+    if (legal & (legal - ONE)) == 0:
+        return lowest(legal)
+    d = scratch(23)
+    v = scratch(18)
+    decision_facts(view, tables, d)
+    for j in range(N_O):
+        v[j] = params[AT_WEIGHTS + j]
+    for i in range(N_D):
+        if d[i] != 0.0:
+            row = AT_WEIGHTS + (i + 1) * N_O
+            for j in range(N_O):
+                v[j] += d[i] * params[row + j]
+    hand, strength, points, above = mask(view, V_HAND), tables[T_STRENGTH], tables[T_TRICK_POINTS], tables[T_ABOVE]
+    unseen, led, bs, t_pts = trick_context(view, tables)
+    best, best_score = -1, -1e300
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - ONE
+        score = score_in_context(hand, strength, points, above, unseen, led, bs, t_pts, c, v)
+        if score > best_score:
+            best, best_score = c, score
+    return best
+
+
+@njit_nrt_free
+def exchange(params, draws, view, tables):
+    """``avoid``'s talon decision with the parameters the vector carries."""
+    return avoid_nb.exchange(params[AT_EXCHANGE:AT_EXCHANGE + N_EXCHANGE], draws, view, tables)
+
+
+@njit_nrt_free
+def declare(params, draws, view, tables):
+    """``avoid``'s declaration with the parameters the vector carries."""
+    return avoid_nb.declare(params[AT_EXCHANGE:AT_EXCHANGE + N_EXCHANGE], draws, view, tables)
+
+
+@njit_nrt_free
+def goal(params, draws, view, tables):
+    """``avoid``'s goal (it reads no parameter)."""
+    return avoid_nb.goal(params, draws, view, tables)
+
+
+assert N_D == 23 and N_O == 18, "scratch() takes constants: keep its sizes those of .learned"
+
+
+@njit_nrt_free
+def facts(views, tables, cards, decision, o_out, d_out):
+    """The facts of many options, for fitting: option ``r`` (card ``cards[r]``) of decision ``decision[r]``, whose
+    view is ``views[decision[r]]``, into ``o_out[r]``; each decision's facts into ``d_out`` (``float64`` arrays
+    ``(n_options, N_O)`` and ``(n_decisions, N_D)``)."""
+    for i in range(views.shape[0]):
+        decision_facts(views[i], tables, d_out[i])
+    for r in range(cards.shape[0]):
+        option_facts(views[decision[r]], tables, cards[r], o_out[r])
+
+
+def facts_of(rules, views: np.ndarray, cards: np.ndarray, decision: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The option facts ``float64 (len(cards), N_O)`` and the decision facts ``float64 (len(views), N_D)`` of
+    options ``cards`` (each of decision ``decision``, whose view is ``views[decision]``) under ``rules``."""
+    opt, dec = np.zeros((len(cards), N_O)), np.zeros((len(views), N_D))
+    if len(views):
+        facts(np.ascontiguousarray(views, np.int64), compile_rules(rules).tables, np.asarray(cards, np.int64),
+              np.asarray(decision, np.int64), opt, dec)
+    return opt, dec

@@ -1,0 +1,155 @@
+"""A learned player's weights file: a small versioned ``.npz`` with the rules, the feature set and the command that
+made it, read strictly (plain Python: numpy, no numba).
+
+The arrays of a file (:func:`save` writes them, :func:`load` checks every one):
+
+- ``format`` (:data:`FORMAT`), ``layout`` (:data:`.learned.LAYOUT`), ``features`` (:data:`.learned.FEATURES`): a file
+  of another format, layout or feature set is refused, never read as this one;
+- ``W``: ``float64 (N_D + 1, N_O)``, the model's weights (:mod:`.learned`), every one finite;
+- ``exchange``: the ``avoid`` spec whose exchange and declaration the player keeps;
+- ``rules``, ``rules_params``: the rule set the weights were learned under (JSON); a table of other rules refuses
+  them (:func:`check_rules`);
+- ``command``, ``provenance``: how they were made (the command line; seeds, sizes, fit, as JSON).
+
+A spec names a file as ``learned:weights=NAME`` (a file shipped in the package, :data:`SHIPPED_DIR`) or
+``learned:weights=PATH``. Every problem is one :class:`WeightsError` sentence naming the file and the fix.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .learned import FEATURES, LAYOUT, N_D, N_EXCHANGE, N_O
+
+FORMAT = "reversis_sim learned weights"
+SHIPPED_DIR = Path(__file__).with_name("weights_data")
+"""Where the shipped weights files are (``<name>.npz``)."""
+IGNORED_RULES = ("match_deals", "start_chips", "target_total")
+"""Rule parameters that do not change how a deal is played: weights learned under one value play under another."""
+
+
+class WeightsError(ValueError):
+    """A weights file that cannot be played: missing, truncated, of another version, rules or feature set, or with
+    weights that are not numbers."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """A weights file, checked: where it is, ``W``, the exchange's ``avoid`` vector, and what it records."""
+
+    path: Path
+    W: np.ndarray
+    exchange: str
+    exchange_vector: tuple[float, ...]
+    rules: str
+    rules_params: dict
+    command: str
+    provenance: dict
+
+
+def resolve(name: str) -> Path:
+    """The file a spec's ``weights=`` names: a shipped name, or a path."""
+    name = name.strip()
+    if name and "/" not in name and not name.endswith(".npz"):
+        return SHIPPED_DIR / f"{name}.npz"
+    return Path(name).expanduser()
+
+
+_CACHE: dict[tuple, Weights] = {}
+
+
+def load(name: str) -> Weights:
+    """The checked weights file ``name`` (:func:`resolve`), cached while the file is unchanged."""
+    path = resolve(name)
+    try:
+        st = path.stat()
+    except OSError:
+        shipped = ", ".join(sorted(p.stem for p in SHIPPED_DIR.glob("*.npz"))) or "none"
+        raise WeightsError(f"weights file {path} does not exist; give the path of a file written by reversis-sim "
+                           f"learn, or a shipped name ({shipped})") from None
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    if key not in _CACHE:
+        _CACHE[key] = _read(path)
+    return _CACHE[key]
+
+
+def _read(path: Path) -> Weights:
+    bad = f"weights file {path}"
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as e:
+        raise WeightsError(f"{bad} cannot be read ({type(e).__name__}): it is truncated or not a weights file; "
+                           f"write it again with reversis-sim learn") from None
+    need = ("format", "layout", "features", "W", "exchange", "rules", "rules_params", "command", "provenance")
+    missing = [k for k in need if k not in arrays]
+    if missing or str(arrays["format"]) != FORMAT:
+        raise WeightsError(f"{bad} is not a reversis_sim weights file (missing {', '.join(missing) or 'its format'})"
+                           f"; write it with reversis-sim learn")
+    if int(arrays["layout"]) != LAYOUT:
+        raise WeightsError(f"{bad} is of layout version {int(arrays['layout'])}, and this reversis_sim plays "
+                           f"version {LAYOUT}; learn the weights again with this version")
+    if str(arrays["features"]) != FEATURES:
+        raise WeightsError(f"{bad} was learned on another feature set than this reversis_sim computes; learn the "
+                           f"weights again with this version")
+    W = np.asarray(arrays["W"], dtype=np.float64)
+    if W.shape != (N_D + 1, N_O):
+        raise WeightsError(f"{bad} holds weights of shape {W.shape}, not {(N_D + 1, N_O)}; learn them again")
+    if not np.all(np.isfinite(W)):
+        raise WeightsError(f"{bad} holds {int(np.sum(~np.isfinite(W)))} weights that are not finite numbers (NaN "
+                           f"or infinite); learn them again")
+    from .registry import PolicySpecError, parse_spec  # the registry imports this module
+
+    exchange = str(arrays["exchange"])
+    try:
+        spec = parse_spec(exchange)
+    except PolicySpecError as e:
+        raise WeightsError(f"{bad} names an exchange policy that is not valid here: {e}") from None
+    if spec.family != "avoid" or len(spec.values()) != N_EXCHANGE:
+        raise WeightsError(f"{bad} names the exchange policy {exchange!r}; a learned player keeps the exchange of an "
+                           f"avoid setting")
+    try:
+        rules_params, provenance = json.loads(str(arrays["rules_params"])), json.loads(str(arrays["provenance"]))
+    except ValueError:
+        raise WeightsError(f"{bad} records its rules or provenance in a form that cannot be read; learn it "
+                           f"again") from None
+    return Weights(path, W, exchange, spec.values(), str(arrays["rules"]), rules_params, str(arrays["command"]),
+                   provenance)
+
+
+def vector(w: Weights) -> tuple[float, ...]:
+    """The kernels' parameter vector of a learned seat (layout: :mod:`.learned`)."""
+    return (float(LAYOUT), float(N_O), float(N_D)) + tuple(w.exchange_vector) + tuple(float(x) for x in w.W.ravel())
+
+
+def rules_differ(w: Weights, rules_params: dict) -> list[str]:
+    """The rule parameters (other than :data:`IGNORED_RULES`) whose values differ between ``w`` and a rule set."""
+    keys = (set(w.rules_params) | set(rules_params)) - set(IGNORED_RULES)
+    return sorted(k for k in keys if w.rules_params.get(k) != rules_params.get(k))
+
+
+def check_rules(w: Weights, rules) -> None:
+    """Refuse to play ``w`` under ``rules`` (a :class:`~reversis_sim.rules.Rules`) when it was learned under
+    others: one sentence naming the differences."""
+    differ = rules_differ(w, rules.to_params())
+    if differ:
+        shown = ", ".join(differ[:4]) + (" ..." if len(differ) > 4 else "")
+        raise WeightsError(f"weights file {w.path} was learned under the rules {w.rules}, which differ from the "
+                           f"table's {rules.name} in {shown}; learn weights for these rules (reversis-sim learn "
+                           f"--rules {rules.name})")
+
+
+def save(path: Path, W: np.ndarray, *, exchange: str, rules, command: str, provenance: dict) -> None:
+    """Write a weights file (to a temporary name, then renamed: a file is whole or absent)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, format=np.array(FORMAT), layout=np.array(LAYOUT), features=np.array(FEATURES),
+             W=np.asarray(W, np.float64), exchange=np.array(exchange), rules=np.array(rules.name),
+             rules_params=np.array(json.dumps(rules.to_params(), sort_keys=True)), command=np.array(command),
+             provenance=np.array(json.dumps(provenance, sort_keys=True)))
+    tmp.replace(path)

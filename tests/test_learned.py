@@ -1,0 +1,187 @@
+"""The learned family (policies/learned.py): its weights file read strictly, its card the model's argmax in both
+engines, and ``reversis-sim learn`` seeded, resumable and refusing too little data."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from reversis_sim.cli import main
+from reversis_sim.policies import PolicySpecError, make_policy, parse_spec
+from reversis_sim.policies import weights as W
+from reversis_sim.policies.learned import LEARNED_ID, N_D, N_O
+from reversis_sim.rules import get_preset
+
+
+def _file(path, rules="parlett", seed=0, **change):
+    """A weights file with seeded random weights (a player that is not the shipped one, so that a test of the
+    engines does not lean on what was learned)."""
+    Wm = np.random.default_rng(seed).normal(size=(N_D + 1, N_O))
+    W.save(path, Wm, exchange=str(parse_spec("strong")), rules=get_preset(rules), command="test", provenance={})
+    if change:
+        with np.load(path) as z:
+            arrays = {k: z[k] for k in z.files}
+        arrays.update(change)
+        np.savez(path, **arrays)
+    return path
+
+
+def test_the_shipped_player_parses_and_carries_its_weights():
+    spec = parse_spec("learned")
+    assert spec.family_id == LEARNED_ID and spec.weights == "parlett"
+    v = spec.values()
+    w = W.load("parlett")
+    assert len(v) == 3 + len(w.exchange_vector) + (N_D + 1) * N_O
+    assert np.array_equal(np.array(v[-(N_D + 1) * N_O:]), w.W.ravel())
+    W.check_rules(w, get_preset("parlett"))
+    with pytest.raises(W.WeightsError, match="learned under the rules parlett"):
+        W.check_rules(w, get_preset("modern"))
+    modern = parse_spec("learned_modern")
+    assert modern.weights == "modern" and modern.values()[:3] == spec.values()[:3]
+    W.check_rules(W.load("modern"), get_preset("modern"))
+    with pytest.raises(W.WeightsError, match="learned under the rules modern"):
+        W.check_rules(W.load("modern"), get_preset("parlett"))
+    W.check_rules(W.load("serbian"), get_preset("serbian"))
+    assert parse_spec("learned_serbian").weights == "serbian"
+
+
+@pytest.mark.parametrize("damage, words", [
+    ("missing", "does not exist"),
+    ("truncated", "truncated"),
+    ("layout", "layout version 99"),
+    ("features", "another feature set"),
+    ("nan", "not finite"),
+    ("shape", "of shape"),
+])
+def test_a_bad_weights_file_is_one_sentence_and_exit_2_and_nothing_written(tmp_path, damage, words):
+    path = tmp_path / "w.npz"
+    if damage == "truncated":
+        _file(path)
+        path.write_bytes(path.read_bytes()[:300])
+    elif damage == "layout":
+        _file(path, layout=np.array(99))
+    elif damage == "features":
+        _file(path, features=np.array("layout 1: option strength"))
+    elif damage == "nan":
+        bad = np.zeros((N_D + 1, N_O))
+        bad[3, 4] = np.nan
+        _file(path, W=bad)
+    elif damage == "shape":
+        _file(path, W=np.zeros((N_D, N_O)))
+    with pytest.raises(PolicySpecError, match=words):
+        parse_spec(f"learned:weights={path}")
+    out = tmp_path / "run"
+    r = CliRunner().invoke(main, ["simulate", "--seat", f"learned:weights={path}", "--deals", "24", "--out", str(out)])
+    assert r.exit_code == 2, r.output
+    assert words in " ".join(r.output.split()) and "Traceback" not in r.output
+    assert not out.exists()
+
+
+def test_weights_of_other_rules_are_refused_at_the_table(tmp_path):
+    path = _file(tmp_path / "w.npz", rules="modern")
+    out = tmp_path / "run"
+    r = CliRunner().invoke(main, ["simulate", "--rules", "parlett", "--seat", f"learned:weights={path}",
+                                  "--deals", "24", "--out", str(out)])
+    assert r.exit_code == 2 and "learned under the rules modern" in r.output, r.output
+    assert not out.exists()
+    r = CliRunner().invoke(main, ["simulate", "--rules", "modern", "--seat", f"learned:weights={path}",
+                                  "--deals", "24", "--out", str(out), "--quiet"])
+    assert r.exit_code == 0, r.output
+
+
+def test_the_card_is_the_models_argmax(tmp_path):
+    """The card the kernel plays is the legal card of highest score, the score recomputed here in numpy from the
+    facts of the seat's view (the very facts the fit reads) and the weights: the player plays its model."""
+    from reversis_sim import cards as C
+    from reversis_sim.kernel.compiled import compile_rules
+    from reversis_sim.policies.learned_nb import facts_of, option_score
+    from reversis_sim.policies.seat_policy import Watching
+
+    rules = get_preset("parlett")
+    path = _file(tmp_path / "w.npz", seed=3)
+    w = W.load(str(path))
+    tables = compile_rules(rules).tables
+    played = {}
+
+    class Seat(Watching):
+        def watch(self, view, legal, card):
+            played[(view.trick_index, len(view.current), view.seat)] = (self.inner._view.copy(), legal, card)
+
+    from reversis_sim.reference.match import play_deal
+
+    checked = 0
+    for deal in range(3):
+        played.clear()
+        play_deal(rules, [Seat(f"learned:weights={path}") for _ in range(4)], seed=21, match=0, deal=deal,
+                  dealer=deal % 4)
+        for view, legal, card in played.values():
+            if len(legal) < 2:
+                continue
+            cards = np.array(legal)
+            o, d = facts_of(rules, view[None, :], cards, np.zeros(len(cards), np.int64))
+            v = np.r_[1.0, d[0]] @ w.W
+            score = o @ v
+            direct = [option_score(view, tables, int(c), v) for c in cards]  # what the kernel sums, fact by fact
+            assert np.allclose(direct, score, rtol=0, atol=1e-9)
+            top = score.max()
+            assert card == cards[np.flatnonzero(score >= top - 1e-9)[0]], C.name(card)
+            checked += 1
+    assert checked > 50
+
+
+def test_learn_refuses_too_little_data_and_writes_nothing(tmp_path):
+    out = tmp_path / "w.npz"
+    r = CliRunner().invoke(main, ["learn", "--deals", "24", "--seed", "1", "--out", str(out)])
+    assert r.exit_code == 2 and "too few" in r.output, r.output
+    assert not out.exists() and not (tmp_path / "w.npz.parts").exists()
+
+
+def test_learn_is_seeded_and_resumes_to_the_same_weights(tmp_path):
+    """The same command writes the same weights; a run stopped after its first chunk and resumed writes them too."""
+    from reversis_sim.learn.run import LearnSpec, learn
+
+    rules = get_preset("parlett")
+    args = ["learn", "--deals", "408", "--worlds", "4", "--seed", "11"]
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    r = CliRunner().invoke(main, [*args, "--out", str(a), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.output[r.output.index("{"):])
+    assert report["train_decisions"] > 0
+    spec = LearnSpec("parlett", rules.to_params(), str(parse_spec("strong")), 11, 34, 4)
+
+    def stop(c):
+        if c == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        learn(rules, spec, b, command="x", progress=stop)
+    assert not b.exists() and (tmp_path / "b.npz.parts" / "chunk-00000.npz").exists()
+    learn(rules, spec, b, command="x", resume=True)
+    assert np.array_equal(W.load(str(a)).W, W.load(str(b)).W)
+    assert W.load(str(a)).command.startswith("reversis-sim learn")
+    with zipfile.ZipFile(a) as z:
+        assert "provenance.npy" in z.namelist()
+    assert make_policy(f"learned:weights={a}") is not None
+
+
+def test_a_search_rolls_out_with_the_learned_player_and_both_engines_agree():
+    """A rollout policy may carry a learned player's weights (453 values): the search's rollouts and its
+    exchange are the learned player's, in both engines."""
+    from reversis_sim.engines import get_engine
+
+    spec = parse_spec("search:worlds=2,start=9,rollout=learned")
+    assert spec.rollout.family == "learned" and len(spec.values()) > 453
+    rules = get_preset("parlett")
+    seats = [spec, "strong", "strong", "strong"]
+    fast = get_engine("numba").deal_record(rules, seats, seed=3, match=0, deal=1)
+    slow = get_engine("reference").deal_record(rules, seats, seed=3, match=0, deal=1)
+    assert fast["tricks"] == slow["tricks"] and fast["result"] == slow["result"]
+
+
+def test_an_unknown_shipped_name_is_refused_with_the_names():
+    with pytest.raises(PolicySpecError, match="no shipped weights named 'modrn'.*modern"):
+        parse_spec("learned:weights=modrn")
