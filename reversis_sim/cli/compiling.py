@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 import click
 
-COMPILE_SECONDS = {"simulate": 30, "compare": 30, "tournament": 30, "sweep": 30, "tune": 30, "best-response": 30,
-                   "replay": 40, "review": 60, "play": 45, "hands": 5, "bench": 30}
+COMPILE_SECONDS = {"simulate": 35, "compare": 35, "tournament": 35, "sweep": 35, "tune": 35, "best-response": 35,
+                   "replay": 45, "review": 65, "play": 45, "hands": 5, "bench": 35, "learn": 65}
 """Seconds each command compiles for on its first run, measured from an empty cache on the project's 2-core
 machine (``reversis-sim bench --compile``, docs/performance.md), rounded up; what the first-run notice promises."""
 
