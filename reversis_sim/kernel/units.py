@@ -21,6 +21,10 @@ passes the units themselves (:func:`call`), whose address numba takes as it ente
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
+import sys
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -40,6 +44,7 @@ class Unit(WrapperAddressProtocol):
 
     def __init__(self, dispatcher, signature: Callable[[], types.Signature]):
         self.dispatcher = dispatcher
+        self.module = dispatcher.py_func.__module__  # where a process of its own finds it (:func:`compile_beside`)
         self._make_signature = signature
         self._signature = None
         self._address = None
@@ -56,8 +61,13 @@ class Unit(WrapperAddressProtocol):
         return types.FunctionType(self.signature())
 
     def __wrapper_address__(self) -> int:
-        """The address other kernels call it by (its C-callable wrapper), compiling or loading it first."""
+        """The address other kernels call it by (its C-callable wrapper), compiling or loading it first (after the
+        process compiling it beside this one, if any, is done: :func:`compile_beside`)."""
         if self._address is None:
+            beside = _BESIDE.get(self)
+            if beside is not None:  # every thread that needs it waits for that process
+                beside.wait()
+                _BESIDE.pop(self, None)
             self.dispatcher.compile(self.signature())
             cres = self.dispatcher.overloads[self.signature().args]
             self._address = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
@@ -66,6 +76,46 @@ class Unit(WrapperAddressProtocol):
     def __call__(self, *args):
         self.__wrapper_address__()
         return call(self.dispatcher, *args)
+
+
+_BESIDE: dict = {}
+"""The units being compiled by a process of their own (:func:`compile_beside`), by unit."""
+_BESIDE_LOCK = threading.Lock()
+
+_COMPILE_ONE = """
+import importlib, sys
+getattr(importlib.import_module(sys.argv[1]), sys.argv[2]).__wrapper_address__()
+"""
+
+
+def compile_beside(*units: Unit) -> None:
+    """Start compiling each of ``units`` that numba's on-disk cache does not hold yet in a process of its own,
+    while this process goes on compiling the kernels that call it: they are compiled against its type alone, so the
+    two compiles are independent, and on two cores a command's first run waits for the longer of them instead of
+    their sum. The unit is loaded from the cache when it is first called (:meth:`Unit.__wrapper_address__`, after
+    that process ended; if it failed, the unit compiles here as it would have). Each cache file has one writer: the
+    other process writes the unit, this one its callers. Nothing is started for a unit already loaded or cached, nor
+    with the environment variable ``REVERSIS_COMPILE_BESIDE=0``. (What that process compiles is not in this
+    process's compile notice or profile: they name what this one compiled.)"""
+    if os.environ.get("REVERSIS_COMPILE_BESIDE", "1") == "0":  # everything compiled here (tests/test_cache.py)
+        return
+    with _BESIDE_LOCK:  # threads of one command playing side by side start one process per unit
+        for unit in units:
+            _start_beside(unit)
+
+
+def _start_beside(unit: Unit) -> None:
+    if unit._address is not None or unit in _BESIDE or not getattr(unit.dispatcher._cache, "cache_path", None):
+        return
+    try:
+        if unit.dispatcher._cache.load_overload(unit.signature(), unit.dispatcher.targetctx) is not None:
+            return
+    except Exception:  # noqa: BLE001 - numba's cache lookup changed: compile here, as without this
+        return
+    name = next((k for k, v in vars(sys.modules[unit.module]).items() if v is unit), None)
+    if name is not None:
+        _BESIDE[unit] = subprocess.Popen([sys.executable, "-c", _COMPILE_ONE, unit.module, name],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 # The types the units share, from arrays as the kernels receive them.

@@ -26,7 +26,7 @@ from ..constraints import Deals
 from ..kernel import layout as D
 from ..kernel.compiled import compile_rules
 from ..kernel.layout import Seats
-from ..kernel.units import call
+from ..kernel.units import call, compile_beside
 from ..policies import PolicySpec
 from ..policies.deal_nb import PLAY_FROM
 from ..rules import Rules
@@ -135,6 +135,7 @@ def run_blocks(rules: Rules, seats, arrays, kernel_seats: Seats, seed: int, poli
         n_threads = min(numba.get_num_threads(), n_blocks)
     pseeds = policy_seed_array(seed, policy_seeds, rules.n_seats)
     search, is_searching = search_unit(seats), searching(seats)
+    compile_beside(PLAY_FROM)  # a first run: the skeleton compiles in a process of its own beside the match loop
 
     def piece(bounds: tuple[int, int]) -> None:
         call(play_blocks, arrays, rules.n_seats, kernel_seats, seed_u64(seed), pseeds,
