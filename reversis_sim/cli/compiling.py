@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 import click
 
-COMPILE_SECONDS = {"simulate": 35, "compare": 35, "tournament": 35, "sweep": 35, "tune": 35, "best-response": 35,
-                   "replay": 45, "review": 65, "play": 45, "hands": 5, "bench": 35, "learn": 65}
+COMPILE_SECONDS = {"simulate": 25, "compare": 25, "tournament": 25, "sweep": 25, "tune": 25, "best-response": 25,
+                   "replay": 45, "review": 65, "play": 45, "hands": 5, "bench": 25, "learn": 65}
 """Seconds each command compiles for on its first run, measured from an empty cache on the project's 2-core
 machine (``reversis-sim bench --compile``, docs/performance.md), rounded up; what the first-run notice promises."""
 
