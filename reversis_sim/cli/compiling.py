@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import click
 
 COMPILE_SECONDS = {"simulate": 25, "compare": 25, "tournament": 25, "sweep": 25, "tune": 25, "best-response": 25,
-                   "replay": 45, "review": 65, "play": 45, "hands": 5, "bench": 25, "learn": 65}
+                   "replay": 45, "review": 55, "play": 45, "hands": 5, "bench": 25, "learn": 65}
 """Seconds each command compiles for on its first run, measured from an empty cache on the project's 2-core
 machine (``reversis-sim bench --compile``, docs/performance.md), rounded up; what the first-run notice promises."""
 

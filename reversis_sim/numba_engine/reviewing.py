@@ -20,7 +20,7 @@ from ..constraints import Deals
 from ..kernel import layout as D
 from ..kernel.compiled import MAX_SEATS, MAX_TRICKS, compile_rules
 from ..kernel.layout import Seats
-from ..kernel.units import call
+from ..kernel.units import call, compile_beside
 from ..policies import PolicySpec, parse_spec, search_nb
 from ..policies.choose_nb import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..policies.deal_nb import PLAY_FROM
@@ -177,6 +177,7 @@ def _run(rules: Rules, seats, arrays, kernel_seats: Seats, seed: int, policy_see
         n_threads = min(numba.get_num_threads(), n_blocks)
     pseeds = policy_seed_array(seed, policy_seeds, rules.n_seats)
     units = Units(PLAY_FROM, search_unit(seats), EVALUATE, EVALUATE_BEFORE)
+    compile_beside(PLAY_FROM, EVALUATE, EVALUATE_BEFORE)  # a first run: each in a process of its own meanwhile
     is_searching = searching(seats)
 
     def piece(bounds: tuple[int, int]) -> None:
@@ -238,6 +239,7 @@ def review_record(rules: Rules, record: Record, *, key: int, reviewed: Sequence[
     sc = scratch(rules.n_seats, False, constraint_arrays(rules, None), Seats(r_family, r_params), conf, out)
     sc.st.key[0] = np.uint64(key)
     units = Units(PLAY_FROM, search_nb.NO_SEARCH, EVALUATE, EVALUATE_BEFORE)
+    compile_beside(PLAY_FROM, EVALUATE, EVALUATE_BEFORE)
     anyone = Seats(np.zeros(rules.n_seats, np.int64), np.zeros((rules.n_seats, 1), np.float64))
     if card is None:
         call(review_record_nb, cr.arrays, rules.n_seats, anyone, record, sc.deal, sc.st, units)
