@@ -107,8 +107,8 @@ def compile_beside(*units: Unit) -> None:
 def _start_beside(unit: Unit) -> None:
     if unit._address is not None or unit in _BESIDE or not getattr(unit.dispatcher._cache, "cache_path", None):
         return
-    try:
-        if unit.dispatcher._cache.load_overload(unit.signature(), unit.dispatcher.targetctx) is not None:
+    try:  # the cache's index alone (its stamp checked): loading the code here would load it twice on a warm start
+        if any(key[0] == unit.signature() for key in unit.dispatcher._cache._cache_file._load_index()):
             return
     except Exception:  # noqa: BLE001 - numba's cache lookup changed: compile here, as without this
         return
