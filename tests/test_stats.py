@@ -33,6 +33,24 @@ def no_warnings():
 # mean_ci
 
 
+def test_the_quantiles_from_scipy_special_are_scipy_stats_bit_for_bit():
+    """analysis/numeric.py takes its distributions from ``scipy.special`` (a fifth of ``scipy.stats``'s import
+    time): the same numbers, edges included (df below 1, infinite, NaN; the tails), on the quantiles' domain
+    0 < q <= 1 (the toolkit asks for ``0.5 + level / 2``)."""
+    from reversis_sim.analysis import numeric
+
+    df = np.array([0.5, 1, 2, 3.5, 10, 999, 1e6, np.inf, 0, -1, np.nan])
+    for q in (1e-12, 0.005, 0.5, 0.975, 0.9995, 1.0):
+        np.testing.assert_array_equal(numeric.t_ppf(q, df), st.t.ppf(q, df))
+        assert numeric.norm_ppf(q) == st.norm.ppf(q)
+    x = np.array([0.0, 0.3, 1.5, 3.0, 40.0, np.inf])
+    for d in (1, 5, 1000, np.inf):
+        np.testing.assert_array_equal(numeric.t_sf(x, d), st.t.sf(x, d))
+    a, b = np.array([1.0, 2, 5, 0.5, 40]), np.array([1.0, 3, 0.7, 9, 1])
+    for q in (0.0, 0.025, 0.5, 0.975, 1.0):
+        np.testing.assert_array_equal(numeric.beta_ppf(q, a, b), st.beta.ppf(q, a, b))
+
+
 def test_mean_ci_iid_matches_textbook_t_interval():
     x = np.random.default_rng(3).normal(2.0, 5.0, size=37)
     r = stats.mean_ci(x, level=0.9)

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats as _st
 
 from .batches import Batches, collect_additive, lazy
 from .frames import column_list, require_columns
+from .numeric import t_ppf
 
 __all__ = ["convergence", "fish_distribution"]
 
@@ -310,7 +310,7 @@ class _Curve:
             df = gk - 1.0
             half = np.full(pick.size, np.nan)
             ok = df >= 1
-            half[ok] = _st.t.ppf(0.5 + self.level / 2.0, df[ok]) * se[ok]
+            half[ok] = t_ppf(0.5 + self.level / 2.0, df[ok]) * se[ok]
             half = np.where(se == 0.0, 0.0, half)
             self.out.append({"n_matches": gk.astype(np.int64), "n_deals": np.round(n_deals[pick]).astype(np.int64),
                              "mean": mean[pick], "se": se, "ci_low": mean[pick] - half,

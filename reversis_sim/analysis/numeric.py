@@ -1,9 +1,36 @@
-"""Numeric helpers shared by the statistics modules: argument checks, Student-t intervals, guarded ratios."""
+"""Numeric helpers shared by the statistics modules: argument checks, Student-t intervals, guarded ratios.
+
+The distribution functions come from ``scipy.special``, not ``scipy.stats``: they are the functions
+``scipy.stats`` itself calls (the same numbers, bit for bit: ``tests/test_stats.py``), and importing
+``scipy.stats`` costs about a second at every start of a command that prints an interval, ``scipy.special`` a fifth
+of it.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as _st
+from scipy import special as _sp
+
+
+def t_ppf(q, df):
+    """Student's t quantile ``q`` (``0 < q <= 1``) with ``df`` degrees of freedom (``scipy.stats.t.ppf``; NaN
+    where ``df <= 0``)."""
+    return _sp.stdtrit(df, q)
+
+
+def t_sf(x, df):
+    """Student's t upper tail ``P(T > x)`` with ``df`` degrees of freedom (``scipy.stats.t.sf``)."""
+    return _sp.stdtr(df, -np.asarray(x, dtype=np.float64))
+
+
+def norm_ppf(q):
+    """The standard normal quantile ``q`` (``scipy.stats.norm.ppf``)."""
+    return _sp.ndtri(q)
+
+
+def beta_ppf(q, a, b):
+    """The Beta(``a``, ``b``) quantile ``q`` (``scipy.stats.beta.ppf``)."""
+    return _sp.betaincinv(a, b, q)
 
 
 def check_level(level: float) -> float:
@@ -26,7 +53,7 @@ def t_quantile(level: float, df: int) -> float:
     """Two-sided critical value of Student's t with ``df`` degrees of freedom (NaN when ``df < 1``)."""
     if df < 1:
         return float("nan")
-    return float(_st.t.ppf(0.5 + level / 2.0, df))
+    return float(t_ppf(0.5 + level / 2.0, df))
 
 
 def t_interval(mean: float, se: float, level: float, df: int) -> tuple[float, float]:

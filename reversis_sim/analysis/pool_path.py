@@ -43,9 +43,9 @@ coverage against truth runs (docs/statistics.md §10): :data:`.intervals.MIN_MAT
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as sps
 
 from .intervals import n_needed
+from .numeric import t_ppf
 
 __all__ = ["N_OUTCOMES", "ROW_MATCHES", "PathSums", "adjusted_totals", "expected_pools", "path_rows"]
 
@@ -159,7 +159,7 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
         need = n_needed(units, kind)
         if need == 0 and occupied < ROW_MATCHES:  # a rare row: the matches that would hold it in ROW_MATCHES
             need = max(int(np.ceil(units * ROW_MATCHES / max(int(occupied), 1))), units + 1)
-        half = sps.t.ppf(0.5 + level / 2, units - 1) * se if units > 1 else np.nan
+        half = t_ppf(0.5 + level / 2, units - 1) * se if units > 1 else np.nan
         shown = need == 0 and np.isfinite(se)
         rows.append({"mean": float(mean), "se": float(se), "ci_low": float(mean - half) if shown else np.nan,
                      "ci_high": float(mean + half) if shown else np.nan, "n_units": int(occupied),

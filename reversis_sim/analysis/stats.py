@@ -33,10 +33,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats as _st
 
 from .intervals import n_needed as _n_needed
-from .numeric import check_level, finite_1d, safe_ratio, t_interval
+from .numeric import beta_ppf, check_level, finite_1d, norm_ppf, safe_ratio, t_interval, t_sf
 
 __all__ = ["MeanCI", "PairedResult", "clopper_pearson_interval", "mean_ci", "paired_comparison", "ratio_mean_ci",
            "ratio_mean_ci_moments", "wilson_interval"]
@@ -243,7 +242,7 @@ def wilson_interval(k, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
         Bounds in [0, 1]; exactly 0 when ``k == 0`` and exactly 1 when ``k == n``.
     """
     k, n, level = _binomial_args(k, n, level)
-    z = float(_st.norm.ppf(0.5 + level / 2.0))
+    z = float(norm_ppf(0.5 + level / 2.0))
     z2 = z * z
     empty = n == 0
     n_safe = np.where(empty, 1.0, n)
@@ -282,8 +281,8 @@ def clopper_pearson_interval(k, n, level: float = 0.95) -> tuple[np.ndarray, np.
     tail = (1.0 - level) / 2.0
     empty = n == 0
     # beta parameters must be positive: substitute 1 where the bound is fixed anyway
-    low = _st.beta.ppf(tail, np.where(k == 0, 1.0, k), np.where(empty, 1.0, n - k + 1.0))
-    high = _st.beta.ppf(1.0 - tail, np.where(empty, 1.0, k + 1.0), np.where(k == n, 1.0, n - k))
+    low = beta_ppf(tail, np.where(k == 0, 1.0, k), np.where(empty, 1.0, n - k + 1.0))
+    high = beta_ppf(1.0 - tail, np.where(empty, 1.0, k + 1.0), np.where(k == n, 1.0, n - k))
     low = np.where(k == 0, 0.0, low)
     high = np.where(k == n, 1.0, high)
     low = np.where(empty, np.nan, low)
@@ -415,7 +414,7 @@ def paired_comparison(diff=None, a=None, b=None, *, level: float = 0.95, kind: s
         se = sd / np.sqrt(n)
         t_stat = safe_ratio(mean, se)
         effect = safe_ratio(mean, sd)
-        p_value = float(2.0 * _st.t.sf(abs(t_stat), n - 1)) if np.isfinite(t_stat) else 0.0
+        p_value = float(2.0 * t_sf(abs(t_stat), n - 1)) if np.isfinite(t_stat) else 0.0
         p_value = min(p_value, 1.0)
     low, high = t_interval(mean, se, level, n - 1)
 
