@@ -381,8 +381,11 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT_S, quiet: bool = F
 
         try:
             _forkserver_ignoring_sigint()
-            with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}), \
-                    _sigint_deferred():  # the workers are forked from the fork server: they ignore it anyway
+            # for the life of the process, not only while the workers start: a worker that a nanny starts again
+            # later (it died, it outgrew its memory) is forked from the same fork server and ignores Ctrl-C too,
+            # where one spawned anew would print a KeyboardInterrupt traceback of its own
+            dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
+            with _sigint_deferred():  # the workers are forked from the fork server: they ignore it anyway
                 local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                                      silence_logs=logging.CRITICAL if quiet else logging.WARNING)
                 client = Client(local, timeout=timeout)
