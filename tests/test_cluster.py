@@ -3,6 +3,7 @@ rows and numbers of the local run; a killed worker costs only its chunk; an unus
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -326,13 +327,17 @@ def test_ctrl_c_on_a_local_cluster_stops_at_once_without_the_workers_tracebacks(
     proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", "compare", "--candidate", "tuned", "--baseline",
                              "avoid", "--deals", "24000000", "--scheduler", "local:2"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None and _children(proc.pid) < 2:
-        time.sleep(0.1)
-    time.sleep(after)  # 3 s: the workers are playing
-    os.killpg(proc.pid, signal.SIGINT)
-    stopped = time.monotonic()
-    _, err = proc.communicate(timeout=60)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None and _children(proc.pid) < 2:
+            time.sleep(0.1)
+        time.sleep(after)  # 3 s: the workers are playing
+        os.killpg(proc.pid, signal.SIGINT)
+        stopped = time.monotonic()
+        _, err = proc.communicate(timeout=60)
+    finally:  # a run that did not stop takes its workers with it, not the rest of the suite's two cores
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
     assert time.monotonic() - stopped < 20
     assert proc.returncode == 130 and "interrupted" in err, err[-2000:]
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
