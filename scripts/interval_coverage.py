@@ -44,6 +44,13 @@ def main(argv=None) -> int:
     p.add_argument("--cache", type=Path, default=Path(".coverage-cache"))
     p.add_argument("--json", type=Path, default=None, help="also write the rows as JSON here")
     p.add_argument("--xl", action="store_true", help="runs: the largest sizes only (64,000 and 128,000 matches)")
+    p.add_argument("--block-seeds", default=None,
+                   help="path: the seeds of the block runs, comma-separated (default 2002,2003); tournament: the "
+                        "seed of its blocks (default 2002)")
+    p.add_argument("--sizes", default=None, help="path: the block sizes judged in matches, comma-separated (default "
+                                                  "1000,2000,10000,100000); tournament: one size (default 4000)")
+    p.add_argument("--blocks", type=int, default=None, help="tournament: how many blocks (default 100)")
+    p.add_argument("--seating", default=None, help="path: one seating only ('avoid', 'random|avoid|tuned|saver')")
     args = p.parse_args(argv)
     log = lambda m: print(m, flush=True)  # noqa: E731
     if args.part in ("compare", "gsprt", "quick"):
@@ -54,10 +61,20 @@ def main(argv=None) -> int:
     elif args.part == "path":
         import cov_path
 
-        rows = cov_path.path_rows(args.cache, log=log)
+        if args.block_seeds:
+            cov_path.BLOCK_SEEDS = tuple(int(x) for x in args.block_seeds.split(","))
+        seatings = cov_path.SEATINGS if args.seating is None else {args.seating: cov_path.SEATINGS[args.seating]}
+        sizes = cov_path.SIZES if args.sizes is None else tuple(int(x) for x in args.sizes.split(","))
+        rows = cov_path.path_rows(args.cache, seatings=seatings, sizes=sizes, log=log)
     elif args.part == "tournament":
         import cov_tournament
 
+        if args.block_seeds:
+            cov_tournament.BLOCK_SEED = int(args.block_seeds)
+        if args.sizes:
+            cov_tournament.SIZE = int(args.sizes)
+        if args.blocks:
+            cov_tournament.N_BLOCKS = args.blocks
         rows = cov_tournament.tournament_rows(args.cache, log=log)
     else:
         import cov_report
