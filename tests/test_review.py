@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from reversis_sim import cards as C
 from reversis_sim.cli import main
 from reversis_sim.constraints import Deals, parse_predeal
-from reversis_sim.numba_engine.reviewing import review_matches
-from reversis_sim.policies import parse_seats, parse_spec, review_nb
+from reversis_sim.policies import parse_seats, parse_spec
 from reversis_sim.record import RunError
-from reversis_sim.review import review_deal
+from reversis_sim.review import evaluate_nb, review_deal
 from reversis_sim.review.batch import read_review
 from reversis_sim.review.marks import THRESHOLDS, mark
+from reversis_sim.review.reviewing import review_matches
 from reversis_sim.review.settings import MAX_WORLDS, ReviewError, review_settings
 from reversis_sim.rules import PRESETS
 
@@ -161,7 +161,7 @@ def test_settings_refuse_a_search_reviewing_itself_but_not_with_more_worlds():
     assert review_settings(4, table, [0], 32, "tuned", 0).worlds == 32
     assert review_settings(4, table, [0], 8, "tuned", 0).worlds == 8
     assert review_settings(4, table, [0], 16, "avoid", 0).rollout == parse_spec("avoid")
-    assert MAX_WORLDS == review_nb.MAX_WORLDS  # the plain-Python bound is the kernel's
+    assert MAX_WORLDS == evaluate_nb.MAX_WORLDS  # the plain-Python bound is the kernel's
 
 
 def test_marks_need_a_significant_loss_and_are_spaced_one_two_four():

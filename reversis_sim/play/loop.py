@@ -12,9 +12,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..policies import SeatView, make_policy
+from ..policies import SeatView
 from ..record import TORN
-from ..reference import DealState
+from ..reference import DealState, make_policy
 from .human import Quit, Screen
 from .session import DUPLICATE, GAMES, Game, append_record, duplicate, live_record, next_deal, play_one
 

@@ -3,8 +3,8 @@ skeleton (:mod:`.deal_nb`) asks them of every seat it decides for.
 
 numba compiles a function argument separately for each function, so policies are not passed around as functions:
 each decision passes ``family[seat]`` (the family id) to the dispatch, which calls the registered family's numba
-decision (:mod:`.dispatch`). The reference engine calls the very same decisions (:class:`.SeatPolicy`); the engines
-are checked against each other, the policy code is shared.
+decision (:mod:`.dispatch`). The reference engine calls the very same decisions
+(:class:`reversis_sim.reference.SeatPolicy`); the engines are checked against each other, the policy code is shared.
 
 A search's exchange and declaration are its rollout policy's (:mod:`.search`); its cards are not decided here (the
 skeleton pauses for them). Randomness: ``draws[seat]`` holds the seat's keyed draws of the deal

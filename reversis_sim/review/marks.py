@@ -24,7 +24,7 @@ the second (2.09-2.85), ``cautious``, ``hunter`` and ``tuned_modern`` in the thi
 ``tuned_serbian`` and ``lowest`` in the last (7.19-8.00)."""
 
 KINDS = {0: "exchange", 1: "declaration", 2: "lead", 3: "follow", 4: "discard"}
-"""A decision's kind by its code (:mod:`reversis_sim.numba_engine.review`): the talon exchange (keep the hand, or
+"""A decision's kind by its code (:mod:`reversis_sim.review.table_nb`): the talon exchange (keep the hand, or
 which card to discard), the declaration of the espagnolette (and its goal), then the cards: leading a trick,
 following suit, discarding off-suit (void in the suit led). The first two come before the first lead (trick 0 in
 a review's rows, whose tricks count from 1)."""
