@@ -22,12 +22,10 @@ from ..kernel.view import V_SEAT, V_TRICK, seat_plays
 from . import dispatch, random_nb
 from .random import FAMILY as RANDOM
 from .search import N_OWN, SEARCH_ID
+from .view import DECLARE_LOSE_ALL
 
 RANDOM_ID = RANDOM.family_id
 
-DECLARE_PASS, DECLARE_LOSE_ALL, DECLARE_WIN_ALL = 0, 1, 2
-"""The options of the declaration: not to declare; to declare (with the goal ``lose_all`` where the preset names
-one, F1.4); to declare with the goal ``win_all``."""
 
 
 @njit_nrt_free

@@ -60,8 +60,8 @@ from ..kernel.layout import (
 from ..kernel.payments import position, round_origin
 from ..kernel.tricks import eldest_of
 from ..kernel.units import I64, P_TYPE, TABLES_TYPE, Unit, deal_type
-from ..policies.choose_nb import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..policies.deal_nb import PLAY_FROM, begin, exchange_seat
+from ..policies.view import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..search.options_nb import distinct
 from .evaluate_nb import COUNT_OPTIONS, MAX_OPTIONS, MAX_WORLDS, review_scratch
 

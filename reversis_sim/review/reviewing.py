@@ -24,9 +24,9 @@ from ..kernel.units import call, compile_beside
 from ..numba_engine.batch import numba_threads, run_pieces
 from ..numba_engine.seats import constraint_arrays, policy_seed_array, search_unit, searching, seat_arrays, seed_u64
 from ..policies import PolicySpec, parse_spec
-from ..policies.choose_nb import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..policies.deal_nb import PLAY_FROM
 from ..policies.search import SEARCH_ID
+from ..policies.view import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..rules import Rules
 from ..search import decide_nb
 from .before_nb import EVALUATE_BEFORE

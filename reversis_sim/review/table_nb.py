@@ -67,18 +67,25 @@ from ..policies.dispatch import uses_draws
 from ..search.rollout_nb import workspace
 from .before_nb import DECLARATION, before_scratch, declaration_options, exchange_options
 from .evaluate_nb import COUNT_OPTIONS, review_scratch, set_rollout, summarize
+from .marks import (
+    FLAG_LAST_TWO,
+    FLAG_QUINOLA,
+    FLAG_REVERSIS,
+    FLAG_VOID,
+    KIND_DECLARATION,
+    KIND_DISCARD,
+    KIND_EXCHANGE,
+    KIND_FOLLOW,
+    KIND_LEAD,
+)
 
 # the decision row's integer columns: where, who, what kind; then the verdict (evaluate_nb.S_*)
 DI_SLOT, DI_SEAT, DI_TRICK, DI_POS, DI_KIND, DI_FLAGS = range(6)
 DI_VERDICT = 6
 DI_LEN = DI_VERDICT + 5
-KIND_EXCHANGE, KIND_DECLARATION, KIND_LEAD, KIND_FOLLOW, KIND_DISCARD = 0, 1, 2, 3, 4
-"""Decision kinds: the exchange (its options: keep the hand, -1, or the card to discard), the declaration (its
-options: :data:`reversis_sim.policies.choose_nb.DECLARE_PASS` ...), then the cards: leading, following suit, discarding
-off-suit. A decision before the first lead has trick -1 and, for the exchange, its step as its position."""
-FLAG_QUINOLA, FLAG_VOID, FLAG_REVERSIS, FLAG_LAST_TWO = 1, 2, 4, 8
-"""Situations of a decision: the seat holds the J♥; it is void in the suit led; a reversis is committed; one of
-the last two tricks."""
+# Decision kinds (KIND_*) and situation flags (FLAG_*) are declared once, with their names, in .marks. The exchange's
+# options: keep the hand, -1, or the card to discard; the declaration's: policies.view.DECLARE_*. A decision before
+# the first lead has trick -1 and, for the exchange, its step as its position.
 
 FOLLOW_CARDS, FOLLOW_BEFORE = 1, 2
 """``C_FOLLOW`` bits: the reviewed seats take the reviewer's best card; its best exchange and declaration."""
