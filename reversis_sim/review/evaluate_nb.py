@@ -28,16 +28,24 @@ from ..policies.deal_nb import PLAY_FROM
 from ..search.decide_nb import draw_world, holders
 from ..search.options_nb import distinct
 from ..search.rollout_nb import LEAD_PLAYED, LEAD_WORLD, replay_history, rollout, workspace, world_talon_points
+from .row import (
+    F_H_LOSS,
+    F_H_PLAYED,
+    F_LOSS,
+    F_LOSS_SE,
+    F_VALUE_BEST,
+    F_VALUE_PLAYED,
+    S_BEST,
+    S_H_BEST,
+    S_N_OPTIONS,
+    S_N_WORLDS,
+    S_PLAYED,
+)
 
 MAX_WORLDS = 1024
 """The most worlds a decision is reviewed in (``--worlds``)."""
 MAX_OPTIONS = 16
 """The most distinct options of a card decision (a hand has at most 13 cards)."""
-
-# the summary of one reviewed decision, :func:`summarize`
-S_BEST, S_PLAYED, S_H_BEST, S_N_OPTIONS, S_N_WORLDS = range(5)
-F_VALUE_PLAYED, F_VALUE_BEST, F_LOSS, F_LOSS_SE, F_H_LOSS, F_H_PLAYED = range(6)
-F_LEN = 6
 
 COUNT_OPTIONS, COUNT_WORLDS = range(2)
 """The cells of ``Review.count``: the options of the decision in review, the worlds they were played out in."""

@@ -30,23 +30,8 @@ from ..policies.view import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..rules import Rules
 from ..search import decide_nb
 from .before_nb import EVALUATE_BEFORE
-from .evaluate_nb import (
-    EVALUATE,
-    F_H_LOSS,
-    F_H_PLAYED,
-    F_LEN,
-    F_LOSS,
-    F_LOSS_SE,
-    F_VALUE_BEST,
-    F_VALUE_PLAYED,
-    MAX_OPTIONS,
-    MAX_WORLDS,
-    S_BEST,
-    S_H_BEST,
-    S_N_OPTIONS,
-    S_N_WORLDS,
-    S_PLAYED,
-)
+from .evaluate_nb import EVALUATE, MAX_OPTIONS, MAX_WORLDS
+from .row import DECISION_FLOAT, DECISION_INT, DI_LEN, DI_SLOT, DI_VERDICT, F_LEN, S_N_OPTIONS
 from .table_nb import (
     BLOCK,
     C_DEALS,
@@ -61,14 +46,6 @@ from .table_nb import (
     C_PER_DEAL,
     C_REVIEWED,
     C_WORLDS,
-    DI_FLAGS,
-    DI_KIND,
-    DI_LEN,
-    DI_POS,
-    DI_SEAT,
-    DI_SLOT,
-    DI_TRICK,
-    DI_VERDICT,
     FOLLOW_BEFORE,
     FOLLOW_CARDS,
     RF_DEALER,
@@ -87,12 +64,8 @@ from .table_nb import (
     scratch,
 )
 
-DECISION_INT = {"seat": DI_SEAT, "trick": DI_TRICK, "position": DI_POS, "kind": DI_KIND, "flags": DI_FLAGS,
-                "best": DI_VERDICT + S_BEST, "played": DI_VERDICT + S_PLAYED, "hindsight_best": DI_VERDICT + S_H_BEST,
-                "options": DI_VERDICT + S_N_OPTIONS, "worlds": DI_VERDICT + S_N_WORLDS}
-DECISION_FLOAT = {"value_played": F_VALUE_PLAYED, "value_best": F_VALUE_BEST, "loss": F_LOSS, "loss_se": F_LOSS_SE,
-                  "hindsight_loss": F_H_LOSS, "hindsight_played": F_H_PLAYED}
-"""The columns of the decision table and where the kernel writes them (``trick`` is 0-based here)."""
+# The columns of the decision table and where the kernel writes them (DECISION_INT, DECISION_FLOAT) are declared
+# once, in .row (``trick`` is 0-based here, 1-based in a review folder).
 
 
 @dataclass

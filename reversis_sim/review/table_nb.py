@@ -9,10 +9,9 @@ reviewing choosers (:mod:`.before_nb`: each option played out from that moment).
 seat's own (the deal is the engine's deal, card for card), unless ``follow_best``: then the seat takes the
 reviewer's best option (a player that never errs, by the reviewer's measure).
 
-Decision rows: ``dec_i`` (``int64 (max_dec, DI_LEN)``: the deal slot, the seat, the 0-based trick, the position in
-the trick, the kind, the situation flags, then :data:`~reversis_sim.review.evaluate_nb.S_BEST` ...) and ``dec_f``
-(``float64 (max_dec, 6)``: :data:`~reversis_sim.review.evaluate_nb.F_VALUE_PLAYED` ...), with each option's card,
-value, standard error and hindsight value in ``opts`` where it is kept (one deal reviewed).
+Decision rows: ``dec_i`` (``int64 (max_dec, DI_LEN)``) and ``dec_f`` (``float64 (max_dec, F_LEN)``), their columns
+declared once in :mod:`.row` (the deal slot, the seat, the 0-based trick ..., then the verdict), with each option's
+card, value, standard error and hindsight value in ``opts`` where it is kept (one deal reviewed).
 """
 
 from __future__ import annotations
@@ -78,11 +77,8 @@ from .marks import (
     KIND_FOLLOW,
     KIND_LEAD,
 )
+from .row import DI_FLAGS, DI_KIND, DI_POS, DI_SEAT, DI_SLOT, DI_TRICK, DI_VERDICT
 
-# the decision row's integer columns: where, who, what kind; then the verdict (evaluate_nb.S_*)
-DI_SLOT, DI_SEAT, DI_TRICK, DI_POS, DI_KIND, DI_FLAGS = range(6)
-DI_VERDICT = 6
-DI_LEN = DI_VERDICT + 5
 # Decision kinds (KIND_*) and situation flags (FLAG_*) are declared once, with their names, in .marks. The exchange's
 # options: keep the hand, -1, or the card to discard; the declaration's: policies.view.DECLARE_*. A decision before
 # the first lead has trick -1 and, for the exchange, its step as its position.
