@@ -193,6 +193,51 @@ def test_review_deal_reports_the_decisions_of_the_reviewed_seats_only():
     assert rev["seats"][0]["luck"] is None and parse_spec(rev["review"]["rollout"]) == parse_spec("tuned")
 
 
+def test_review_is_split_by_job_and_the_one_command_spelling_still_works(tmp_path):
+    """``review deal``, ``review player`` and ``review record FILE`` each take their own options only, and print what
+    the one-command spelling (``review --deal``, ``--policy``, ``--record``) prints; an interrupted ``review player``
+    says the command that continues it, job included."""
+    one = ["--seed", "7", "--match", "0", "--deal", "3", "--seat", "tuned", "--review-seat", "0", "--worlds", "4",
+           "--luck-samples", "0", "--format", "json"]
+    old, new = run("review", *one), run("review", "deal", *one)
+    assert old.exit_code == 0 and new.exit_code == 0, (old.output, new.output)
+    assert json.loads(new.stdout) == json.loads(old.stdout)
+    wrong = run("review", "deal", *one, "--out", "x")
+    assert wrong.exit_code == 2 and "No such option '--out'" in wrong.output
+    wrong = run("review", "player", "--policy", "random", "--deal", "3")
+    assert wrong.exit_code == 2 and "No such option '--deal'" in wrong.output
+    before = run("review", "--seed", "7", "deal", "--deal", "3")
+    assert before.exit_code == 2 and "--seed comes before the job 'deal'" in before.output
+    assert run("review", "player", "--help").exit_code == 0 and run("review", "record", "--help").exit_code == 0
+
+    many = ["--policy", "random", "--field", "tuned", "--deals", "24", "--seed", "4", "--worlds", "4",
+            "--luck-samples", "0", "--format", "json", "--no-figures"]
+    a = run("review", "player", *many, "--out", str(tmp_path / "a"))
+    b = run("review", *many, "--out", str(tmp_path / "b"))
+    assert a.exit_code == 0 and b.exit_code == 0, (a.output, b.output)
+    assert json.loads(a.stdout)["error_rate"] == json.loads(b.stdout)["error_rate"]
+
+    import click
+
+    from reversis_sim.cli.options import continue_command
+    from reversis_sim.cli.review import review
+
+    args = ["--policy", "random", "--force"]
+    root = click.Context(main, info_name="reversis-sim")
+    with review.make_context("review", ["player", *args], parent=root) as ctx:
+        with review.get_command(ctx, "player").make_context("player", list(args), parent=ctx) as job:
+            assert continue_command(job, out="o") == "reversis-sim review player --policy random --out o --resume"
+
+    games = tmp_path / "games.jsonl"
+    replayed = run("replay", "--seed", "7", "--match", "0", "--deal", "3", "--seat", "tuned")
+    assert replayed.exit_code == 0, replayed.output
+    games.write_text(replayed.stdout.strip() + "\n")
+    kept = ["--review-seat", "0", "--worlds", "4", "--format", "json"]
+    old, new = run("review", "--record", str(games), *kept), run("review", "record", str(games), *kept)
+    assert old.exit_code == 0 and new.exit_code == 0, (old.output, new.output)
+    assert json.loads(new.stdout) == json.loads(old.stdout)
+
+
 def test_a_player_reviewed_over_many_deals_into_a_resumable_folder(tmp_path):
     out = tmp_path / "rev"
     args = ["review", "--policy", "random", "--field", "tuned", "--deals", "48", "--seed", "4", "--worlds", "4",
