@@ -238,3 +238,14 @@ def test_the_unnamed_slot_check_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("@njit_nrt_free\ndef f(ws):\n    return ws.hold[2] + ws.lead[0][1] + x.shape[1]\n")
     assert _unnamed_slots(bad) == ["3: ws.hold[2]", "3: ws.lead[0][1]"]
+
+
+def test_the_table_code_does_not_branch_on_the_frame_kind():
+    """analysis/tables.py builds every table the same way from any input (a frame, a lazy frame, a run in batches):
+    the kinds are told apart in one place, analysis/batches.py (``frames_of``: the batches, or the one frame)."""
+    path = PACKAGE / "analysis" / "tables.py"
+    kinds = ("DataFrame", "LazyFrame", "Batches")
+    branches = [f"{node.lineno}: {ast.unparse(node)}" for node in ast.walk(ast.parse(path.read_text()))
+                if isinstance(node, ast.Call) and ast.unparse(node.func) == "isinstance"
+                and any(k in ast.unparse(node.args[1]) for k in kinds)]
+    assert not branches, branches
