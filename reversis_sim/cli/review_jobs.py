@@ -60,7 +60,7 @@ def one_deal(rules, seed, match, deal, seat_specs, review_seats, worlds, rollout
 
 
 def records(ctx, path, index, review_seats, worlds, rollout, luck_samples, fmt, ascii_, many, target):
-    """``review --record FILE``: the kept deals reviewed from their records (:mod:`reversis_sim.play.verdict`)."""
+    """``review --record FILE``: the kept deals reviewed from their records (:mod:`reversis_sim.review.record`)."""
     if many:
         raise click.UsageError("--record reviews the deals kept in a file; --policy and --scheduler review a player "
                                "over deals dealt anew: give one or the other")
@@ -76,8 +76,8 @@ def records(ctx, path, index, review_seats, worlds, rollout, luck_samples, fmt, 
         raise click.UsageError(str(e)) from None
     records = kept_records(ctx, path, index)
     from ..play.records import people, rules_of
-    from ..play.verdict import review_record
     from ..review.one_deal import review_text
+    from ..review.record import review_record
 
     reviews = []
     with compiling_notice():

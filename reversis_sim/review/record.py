@@ -9,19 +9,22 @@ the reviewing table values it, in worlds drawn with the review's keys (by seed, 
 position), so that a bot's decision reviewed here gets ``review``'s numbers to the digit (a test holds it). Any
 record can be reviewed so, a person's or a bot's, whatever the match before it; the luck of the hand (deals dealt
 again and played by the seat's policy) is the one column a person's review cannot have.
+
+It is the review's third job beside one deal (:mod:`.one_deal`) and a player (:mod:`.batch`): ``review record FILE``
+and ``play``'s report and ``hint`` call it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..game import rules_of
 from ..policies import PolicySpec, parse_spec
-from ..review.marks import THRESHOLDS
-from ..review.one_deal import decision_dicts, decisions_taken
-from ..review.reviewing import record_arrays, review_key
-from ..review.reviewing import review_record as review_record_nb
 from ..rules import Rules
-from .records import rules_of
+from .marks import THRESHOLDS
+from .one_deal import decision_dicts, decisions_taken
+from .reviewing import record_arrays, review_key
+from .reviewing import review_record as review_record_nb
 
 
 def review_record(record: dict, seats: Sequence[int], *, worlds: int = 16, rollout: PolicySpec | str = "tuned",
