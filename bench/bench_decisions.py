@@ -17,8 +17,9 @@ import sys
 import time
 
 from reversis_sim import reference
-from reversis_sim.policies import Watching, make_policy, search_nb
+from reversis_sim.reference import Watching, make_policy
 from reversis_sim.rules import get_preset
+from reversis_sim.search import decide_nb
 
 SETTINGS = ["search:worlds=16,race=0,first=4,start=0,rollout=tuned", "search"]
 
@@ -61,7 +62,7 @@ def main(argv=None) -> int:
         for i, kept in enumerate(recorder.args):
             started = time.perf_counter()
             for a in kept:
-                search_nb.play(*a)
+                decide_nb.play(*a)
             if rep > 0:  # the first pass compiles or loads
                 best[i] = min(best[i], time.perf_counter() - started)
     print(f"{args.rules}: {n} decisions of seat 0 of a tuned table ({args.deals} deals, from trick {args.from_trick}), "

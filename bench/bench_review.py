@@ -17,8 +17,8 @@ import sys
 import time
 
 from reversis_sim.numba_engine import play_matches
-from reversis_sim.numba_engine.reviewing import review_matches
 from reversis_sim.policies import parse_seats
+from reversis_sim.review.reviewing import review_matches
 from reversis_sim.rules import get_preset
 
 

@@ -322,9 +322,9 @@ def compile_everything() -> None:
     search and luck, and a record's review and a hint."""
     from . import cards as C
     from .numba_engine.hands import dealt_hands
-    from .numba_engine.reviewing import record_arrays, review_key, review_matches, review_record
     from .policies import parse_seats
     from .reference import replay
+    from .review.reviewing import record_arrays, review_key, review_matches, review_record
     from .rules import PRESETS
 
     rules = PRESETS["parlett"]

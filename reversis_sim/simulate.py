@@ -14,7 +14,7 @@ import gc
 import os
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,45 +35,72 @@ class RunReport:
     n_shuffles: int = 0  # shuffles drawn for the deals run (more than the deals where --where rejected some)
 
 
+class RunWatch:
+    """What a run tells its caller as it goes, in one object: its stage, kept by :func:`run`, the deals added, and
+    three calls a subclass answers as it needs (the command line's bar and summary are one, :mod:`reversis_sim.cli`).
+
+    ``stage`` is ``"before"`` until the folder is the run's (created or resumed, its lock held); ``"running"`` from
+    then on, when whatever stops the run leaves a folder that ``resume=True`` continues; ``"done"`` once the last
+    chunk is written, when a fault is no longer the run's (a summary's, a figure's). A caller that catches an
+    exception reads the stage to say what is left."""
+
+    stage: str = "before"
+    n_deals: int = 0
+    """The deals added to the folder by this run so far."""
+
+    def opened(self) -> None:
+        """The folder is created or resumed, its lock held (``stage`` is ``"running"``)."""
+
+    def added(self, n_deals: int) -> None:
+        """A chunk of ``n_deals`` deals is written (``self.n_deals`` counts them already); called by one thread at
+        a time."""
+
+    def finished(self, report: RunReport) -> None:
+        """The last chunk is written (``stage`` is ``"done"``), the folder's lock still held: a summary read here
+        cannot meet another writer's ``force``."""
+
+
+def _added(watch: RunWatch, n_deals: int) -> None:
+    watch.n_deals += n_deals
+    watch.added(n_deals)
+
+
 def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = False, engine: str = "numba",
-        threads: int | None = None, progress: Callable[[int], None] | None = None,
-        then: Callable[[RunReport], None] | None = None, cluster=None, writer: str = "auto",
-        opened: Callable[[], None] | None = None) -> RunReport:
+        threads: int | None = None, cluster=None, writer: str = "auto", watch: RunWatch | None = None) -> RunReport:
     """Simulate a run into a run folder (creating it, or resuming it), chunk by chunk.
 
-    ``progress`` is called with the number of deals added after each chunk is written; ``then`` with the report
-    once the last chunk is written, while the folder's lock is still held (a summary read there cannot meet another
-    writer's ``--force``). With ``cluster`` (:class:`reversis_sim.cluster.Cluster`) the chunks are played on its
-    workers, the same rows as a local run, and written here (``writer="client"``), or by the workers into the
-    folder when they share its storage (``"workers"``; ``"auto"``: when they do). An exception or KeyboardInterrupt
-    stops the run after the chunks being written complete; every completed chunk stays on disk. ``opened`` is
-    called once the folder is created or resumed (its lock held): from then on, whatever stops the run leaves a
-    folder that ``resume=True`` continues.
+    ``watch`` (:class:`RunWatch`) hears the run's progress, one object: the folder opened, each chunk's deals added,
+    the last chunk written (the folder's lock still held), and it keeps the run's stage. With ``cluster``
+    (:class:`reversis_sim.cluster.Cluster`) the chunks are played on its workers, the same rows as a local run, and
+    written here (``writer="client"``), or by the workers into the folder when they share its storage (``"workers"``;
+    ``"auto"``: when they do). An exception or KeyboardInterrupt stops the run after the chunks being written complete;
+    every completed chunk stays on disk.
     """
     rules = spec.resolved_rules()
     seats = parse_seats(spec.seats, rules.n_seats)
     play = get_engine(engine)
     play.check(rules)
+    watch = watch if watch is not None else RunWatch()
     folder = RunFolder.resume(out, spec) if resume else RunFolder.create(out, spec, force=force)
-    with folder:  # the folder's lock is held until the last chunk is written and ``then`` returns (or the run stops)
-        if opened is not None:
-            opened()
+    with folder:  # the folder's lock is held until the last chunk is written and ``finished`` returns (or it stops)
+        watch.stage = "running"
+        watch.opened()
         if cluster is None:
-            report = _fill(folder, _play_here(folder, rules, seats, play, threads), progress)
+            report = _fill(folder, _play_here(folder, rules, seats, play, threads), watch)
         else:
-            report = _play_on(cluster, folder, rules, seats, engine, writer, progress)
-        if then is not None:
-            then(report)
+            report = _play_on(cluster, folder, rules, seats, engine, writer, watch)
+        watch.stage = "done"
+        watch.finished(report)
         return report
 
 
-def _play_on(cluster, folder: RunFolder, rules, seats, engine: str, writer: str, progress) -> RunReport:
+def _play_on(cluster, folder: RunFolder, rules, seats, engine: str, writer: str, watch: RunWatch) -> RunReport:
     """The folder's missing chunks played on ``cluster`` (its workers prepared first), written here or by them."""
     cluster.prepare(rules, seats, engine)
     identity, missing = folder.spec.identity(), folder.missing_chunks()
     if cluster_writes(cluster, folder, writer):
-        return _record(folder, cluster.write_chunks(folder.out.resolve(), identity, missing, engine), progress)
-    return _fill(folder, cluster.play_chunks(identity, missing, engine), progress)
+        return _record(folder, cluster.write_chunks(folder.out.resolve(), identity, missing, engine), watch)
+    return _fill(folder, cluster.play_chunks(identity, missing, engine), watch)
 
 
 def writers() -> int:
@@ -92,7 +119,7 @@ def _play_here(folder: RunFolder, rules, seats, play, threads) -> Iterator[tuple
                                   match_deals=spec.match_deals, threads=threads, deals=deals)
 
 
-def _fill(folder: RunFolder, chunks: Iterator[tuple[int, Chunk]], progress) -> RunReport:
+def _fill(folder: RunFolder, chunks: Iterator[tuple[int, Chunk]], watch: RunWatch) -> RunReport:
     """Write the chunks as they are played (``chunks``: here, or on a cluster), while writer threads write the
     previous ones (pyarrow releases the GIL while it encodes, and the numba kernels while they play)."""
     spec = folder.spec
@@ -111,9 +138,8 @@ def _fill(folder: RunFolder, chunks: Iterator[tuple[int, Chunk]], progress) -> R
             try:
                 if not failure:
                     folder.write_chunk(chunk, data)
-                    if progress is not None:
-                        with reporting:
-                            progress(data.n_deals)
+                    with reporting:
+                        _added(watch, data.n_deals)
             except BaseException as e:  # noqa: BLE001 - reported to the main thread
                 failure.append(e)
 
@@ -154,7 +180,7 @@ def cluster_writes(cluster, folder: RunFolder, writer: str) -> bool:
     return shared
 
 
-def _record(folder: RunFolder, written: Iterator[tuple[int, int]], progress) -> RunReport:
+def _record(folder: RunFolder, written: Iterator[tuple[int, int]], watch: RunWatch) -> RunReport:
     """Record the chunks the workers wrote into the folder, each verified from its files' footers first."""
     from .record import part_path, verify_part
 
@@ -165,6 +191,5 @@ def _record(folder: RunFolder, written: Iterator[tuple[int, int]], progress) -> 
         verify_part(part_path(folder.out, chunk), chunk, spec.identity())
         folder.record(chunk)
         n_deals += deals
-        if progress is not None:
-            progress(deals)
+        _added(watch, deals)
     return RunReport(folder.out, n_todo, spec.n_chunks, n_deals, folder.repaired)

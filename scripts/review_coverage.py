@@ -6,7 +6,7 @@ interval on per-match values (the match the unit: :func:`reversis_sim.analysis.s
 often the interval holds the truth, and on which side it misses.
 
 ``--measure luck``: the interval of the luck-adjusted fish per deal of seat 0 (fish minus the luck of the hand,
-:func:`reversis_sim.numba_engine.review._luck`), against the truth of the plain fish per deal of that seat (the
+:func:`reversis_sim.review.table_nb._luck`), against the truth of the plain fish per deal of that seat (the
 luck has mean 0, so both estimate the same number) from ``--truth-matches`` matches played by the engine. With the
 player equal to its field this is the A/A check; with another field, players that really differ.
 
@@ -24,8 +24,8 @@ import numpy as np
 
 from reversis_sim.analysis.stats import mean_ci, ratio_mean_ci
 from reversis_sim.numba_engine.batch import play_matches
-from reversis_sim.numba_engine.reviewing import review_matches
 from reversis_sim.policies import parse_seats
+from reversis_sim.review.reviewing import review_matches
 from reversis_sim.rules import PRESETS
 
 

@@ -16,10 +16,14 @@ FLOORS = {
     "rules": 1, "overrides": 1.5, "constraints": 1.75, "game": 2, "columns": 2.5,
     # the numba rules of a deal (compiled rules, arrays, tricks, payments, settlement): the engine and the search
     "kernel": 2.75,
-    "policies": 3,
+    # the heuristic families, every family's declaration and the deal skeleton; then the search, which rolls out
+    # with those heuristics in that skeleton and which the engines seat
+    "policies": 3, "search": 3.5,
     "reference": 4, "numba_engine": 4,  # siblings
-    "engines": 5, "record": 6, "cluster": 6.5, "simulate": 7, "bench": 7.5,
-    "analysis": 8, "compare": 9, "review": 9.25, "learn": 9.3, "tune": 9.5, "plot": 10, "play": 11,
+    "engines": 5, "record": 6, "cluster": 6.5, "simulate": 7,
+    "analysis": 8, "compare": 9, "review": 9.25, "learn": 9.3,
+    # the bench times every command, the review's included
+    "bench": 9.4, "tune": 9.5, "plot": 10, "play": 11,
     "cli": 12, "__main__": 13,
 }
 SIBLINGS = {"reference", "numba_engine"}
@@ -117,9 +121,18 @@ def test_a_lazy_package_exports_no_name_that_is_also_one_of_its_modules():
             assert export not in modules or type(value).__name__ == "module", f"{name}.{export} is also a module"
 
 
+NUMBA_ROOMS = ("kernel", "policies", "search", "numba_engine", "review")
+"""The packages that hold numba code: the kernel, the families' decisions and the skeleton, the search, the engine
+and the review's kernels."""
+NUMBA_GUESTS = {"reference/seat_policy.py"}
+"""Modules outside those rooms that may use the numba floor: the reference engine's seat, which draws a seat's keyed
+draws as the kernels do to hand them to the decisions both engines share."""
+
+
 def test_the_numba_floor_is_one_package_used_by_the_engine_parts_only():
-    """jit, the bit helpers and the keys' numba twin live in kernel/, and only kernel/, policies/ and numba_engine/
-    import them; every decorator is called by its own name (no file renames njit_nrt_free to njit)."""
+    """jit, the bit helpers and the keys' numba twin live in kernel/, and only the rooms that hold numba code
+    (:data:`NUMBA_ROOMS`) and the reference engine's seat import them; every decorator is called by its own name (no
+    file renames njit_nrt_free to njit)."""
     floor = {"kernel.jit", "kernel.bits", "kernel.keys_nb"}
     for path in MODULES:
         me = _component(path)
@@ -131,7 +144,8 @@ def test_the_numba_floor_is_one_package_used_by_the_engine_parts_only():
                     + node.module.split("."))
                 dotted = dotted.removeprefix("reversis_sim.")
                 if dotted in floor:
-                    assert me in ("kernel", "policies", "numba_engine"), f"{path.relative_to(PACKAGE)} imports {dotted}"
+                    assert me in NUMBA_ROOMS or path.relative_to(PACKAGE).as_posix() in NUMBA_GUESTS, \
+                        f"{path.relative_to(PACKAGE)} imports {dotted}"
                     renamed = [a.name for a in node.names if a.asname and a.name.startswith("njit")]
                     assert not renamed, f"{path.relative_to(PACKAGE)} renames {renamed}"
     assert not (PACKAGE / "jit.py").exists() and (PACKAGE / "kernel" / "jit.py").exists()
@@ -224,3 +238,14 @@ def test_the_unnamed_slot_check_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("@njit_nrt_free\ndef f(ws):\n    return ws.hold[2] + ws.lead[0][1] + x.shape[1]\n")
     assert _unnamed_slots(bad) == ["3: ws.hold[2]", "3: ws.lead[0][1]"]
+
+
+def test_the_table_code_does_not_branch_on_the_frame_kind():
+    """analysis/tables.py builds every table the same way from any input (a frame, a lazy frame, a run in batches):
+    the kinds are told apart in one place, analysis/batches.py (``frames_of``: the batches, or the one frame)."""
+    path = PACKAGE / "analysis" / "tables.py"
+    kinds = ("DataFrame", "LazyFrame", "Batches")
+    branches = [f"{node.lineno}: {ast.unparse(node)}" for node in ast.walk(ast.parse(path.read_text()))
+                if isinstance(node, ast.Call) and ast.unparse(node.func) == "isinstance"
+                and any(k in ast.unparse(node.args[1]) for k in kinds)]
+    assert not branches, branches

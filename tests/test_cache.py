@@ -65,3 +65,33 @@ def test_an_edit_of_a_policy_recompiles_the_kernels_that_reach_it_and_no_other(t
     assert {"policies.lowest_nb.play", "policies.deal_nb.play_from"} <= again  # the play and the deal that calls it
     assert not again & {"numba_engine.match.play_blocks", "numba_engine.hands.dealt_hands_nb",
                         "policies.lowest_nb.exchange", "kernel.settle.settle_party"}  # the deal's callers, the rest
+
+
+def test_an_index_naming_a_moved_type_is_stale_not_fatal(tmp_path):
+    """numba pickles a compiled version's argument types into the function's index, a record type by its module's
+    name: an index written before a module moved names a module that is gone. For the package's functions that index
+    reads as empty (the function compiles again, as after any change); for anyone else's numba's error stands."""
+    import pickle
+    import types
+
+    import numba
+    from numba.core import caching
+
+    import reversis_sim.kernel.jit  # noqa: F401 - installs the package's cache locators
+    from reversis_sim.kernel.cache import _Stamp  # noqa: PLC2701 - the stamp is what marks a package function
+
+    gone = types.ModuleType("reversis_sim_gone")
+    Moved = type("Moved", (), {"__module__": "reversis_sim_gone"})
+    gone.Moved = Moved
+    sys.modules["reversis_sim_gone"] = gone
+    try:
+        stamp = _Stamp(test_an_index_naming_a_moved_type_is_stale_not_fatal, "")
+        stamp.value = ("reversis_sim", "fingerprint", "")
+        data = pickle.dumps((stamp.value, {(Moved, "key"): "f.1.nbc"}))
+    finally:
+        del sys.modules["reversis_sim_gone"]
+    (tmp_path / "f.nbi").write_bytes(pickle.dumps(numba.__version__) + data)
+
+    assert caching.IndexDataCacheFile(str(tmp_path), "f", stamp)._load_index() == {}
+    with pytest.raises(ModuleNotFoundError):
+        caching.IndexDataCacheFile(str(tmp_path), "f", stamp.value)._load_index()

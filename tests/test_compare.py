@@ -17,8 +17,9 @@ import pytest
 
 from reversis_sim import compare as D
 from reversis_sim import keys, reference
-from reversis_sim.policies import FAMILIES, PolicySpecError, make_policy, parse_seats
+from reversis_sim.policies import FAMILIES, PolicySpecError, parse_seats
 from reversis_sim.record import RunError
+from reversis_sim.reference import make_policy
 from reversis_sim.rules import get_preset
 
 ROOT = Path(__file__).resolve().parents[1]

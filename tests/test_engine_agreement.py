@@ -18,7 +18,8 @@ from reversis_sim import columns, reference
 from reversis_sim.game import IllegalPlay, first_difference
 from reversis_sim.numba_engine import check_engine_supported, engine_plays, play_matches, trace_deal, trace_match
 from reversis_sim.numba_engine.stress import STRESS
-from reversis_sim.policies import make_policy, parse_seats
+from reversis_sim.policies import parse_seats
+from reversis_sim.reference import make_policy
 from reversis_sim.rules import PRESETS, RulesError
 
 ENGINE_PRESETS = [name for name, r in PRESETS.items() if engine_plays(r)]

@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from reversis_sim.cli import main
-from reversis_sim.policies import PolicySpecError, make_policy, parse_spec
+from reversis_sim.policies import PolicySpecError, parse_spec
 from reversis_sim.policies import weights as W
 from reversis_sim.policies.learned import LEARNED_ID, N_D, N_O
+from reversis_sim.reference import make_policy
 from reversis_sim.rules import get_preset
 
 
@@ -99,7 +100,7 @@ def test_the_card_is_the_models_argmax(tmp_path):
     from reversis_sim import cards as C
     from reversis_sim.kernel.compiled import compile_rules
     from reversis_sim.policies.learned_nb import facts_of, option_score
-    from reversis_sim.policies.seat_policy import Watching
+    from reversis_sim.reference.seat_policy import Watching
 
     rules = get_preset("parlett")
     path = _file(tmp_path / "w.npz", seed=3)

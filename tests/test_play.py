@@ -108,11 +108,11 @@ def test_a_deal_played_at_the_terminal_is_shown_reviewed_and_kept(tmp_path):
     assert record["seats"][1] == HUMAN and record["run_seed"] == 7 and record["deal"] == 0
     assert record["exchanges"][1]["seat"] == 1 and record["exchanges"][1]["discard"] is None  # "keep"
     check_record(record)
-    from reversis_sim.play.verdict import rules_of
+    from reversis_sim.game import rules_of
     from reversis_sim.reference import settle_record
 
     assert settle_record(record, rules_of(record)) == record  # refereed: the engine settles it the same
-    from reversis_sim.play.verdict import review_record
+    from reversis_sim.review.record import review_record
 
     (keep,) = [x for x in review_record(record, [1], worlds=16)["decisions"] if x["kind"] == "exchange"]
     assert keep["played"] == "keep" and keep["options"][0]["card"] == "keep" and len(keep["options"]) >= 3
@@ -157,13 +157,13 @@ def test_the_end_of_input_ends_the_game_cleanly(tmp_path):
 
 @pytest.mark.parametrize("preset, seed, deal", [("parlett", 5, 2), ("serbian", 3, 1), ("modern", 11, 0)])
 def test_the_review_from_a_record_gives_reviews_numbers_on_a_bots_deal(preset, seed, deal):
-    """The person's decisions are reviewed from the record (play/verdict.py): on a deal the bots played, that
+    """The person's decisions are reviewed from the record (review/record.py): on a deal the bots played, that
     review equals ``review``'s (which plays the deal again in the numba engine) decision for decision, to the
     digit: the same views, the same worlds, the same rollouts, the exchange and the declaration as well as the
     cards (serbian takes before it discards, F3.2; modern names the declaration's goal)."""
-    from reversis_sim.play.verdict import review_record
     from reversis_sim.policies import parse_spec
     from reversis_sim.review.one_deal import review_deal
+    from reversis_sim.review.record import review_record
     from reversis_sim.review.settings import review_settings
 
     rules = PRESETS[preset]
@@ -183,9 +183,9 @@ def test_a_declaration_is_reviewed_from_the_record():
     (the first deal of a modern match where a bot is eligible)."""
     from reversis_sim.engines import get_engine
     from reversis_sim.game import espagnolette_eligible
-    from reversis_sim.play.verdict import review_record
     from reversis_sim.policies import parse_spec
     from reversis_sim.review.one_deal import review_deal
+    from reversis_sim.review.record import review_record
     from reversis_sim.review.settings import review_settings
 
     rules = PRESETS["modern"]
@@ -251,7 +251,7 @@ def _session(tmp_path: Path, rules_name: str, you: int, n_deals: int, declare: s
 def test_a_declaration_is_asked_of_an_eligible_person_and_kept(tmp_path):
     """modern_five, seed 11: seat 4's hand may declare the espagnolette in one of the five deals (R38); the person
     is asked, declares, names a goal (F1.4), and the record says so; the records are refereed."""
-    from reversis_sim.play.verdict import rules_of
+    from reversis_sim.game import rules_of
     from reversis_sim.reference import settle_record
 
     kept, typist = _session(tmp_path, "modern_five", 4, 5, declare="y")
@@ -291,7 +291,7 @@ def test_the_summary_reviews_every_kept_deal_and_withholds_an_interval_it_cannot
 
     from reversis_sim.cli import main
     from reversis_sim.play.summary import summarize_games, summary_text
-    from reversis_sim.play.verdict import review_record
+    from reversis_sim.review.record import review_record
 
     kept, _ = _session(tmp_path, "parlett", 2, 3)
     summary = summarize_games(kept)

@@ -6,7 +6,8 @@ import pytest
 
 from reversis_sim import cards as C
 from reversis_sim import reference
-from reversis_sim.policies import FAMILIES, NAMED, PolicySpecError, make_policy, parse_seats, parse_spec
+from reversis_sim.policies import FAMILIES, NAMED, PolicySpecError, parse_seats, parse_spec
+from reversis_sim.reference import make_policy
 from reversis_sim.rules import PRESETS
 
 

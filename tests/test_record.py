@@ -90,6 +90,33 @@ def test_chunking_does_not_change_the_rows(tmp_path):
     assert read_rows(tmp_path / "a").equals(read_rows(tmp_path / "b"))
 
 
+def test_a_run_reports_to_its_watch_one_object(tmp_path):
+    """The run keeps its stage in its watch and tells it the folder opened, each chunk's deals and the end, the
+    folder's lock still held then: what the command line's bar and summary are built on (cli/shown_run.py)."""
+    from reversis_sim.simulate import RunWatch
+
+    class Seen(RunWatch):
+        def __init__(self):
+            self.calls = []
+
+        def opened(self):
+            self.calls.append(("opened", self.stage))
+
+        def added(self, n_deals):
+            self.calls.append(("added", self.stage, n_deals, self.n_deals))
+
+        def finished(self, report):
+            self.calls.append(("finished", self.stage, report.n_deals_run))
+
+    seen = Seen()
+    report = run(spec(chunk_matches=2), tmp_path / "a", engine="reference", threads=1, watch=seen)
+    assert seen.calls[0] == ("opened", "running") and seen.calls[-1] == ("finished", "done", 60)
+    added = seen.calls[1:-1]
+    assert sorted(c[2] for c in added) == [12, 24, 24] and added[-1][3] == 60 == report.n_deals_run
+    assert all(c[1] == "running" for c in added) and seen.stage == "done"
+    assert RunWatch().stage == "before"
+
+
 def test_existing_folder_is_never_overwritten_without_force(tmp_path):
     out = tmp_path / "run"
     run(spec(n_matches=1), out, engine="reference")

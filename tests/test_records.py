@@ -96,9 +96,9 @@ def test_options_that_deal_anew_are_refused_beside_a_record(tmp_path, records):
 
 
 def test_review_of_a_record_is_the_review_from_the_record(tmp_path, records):
-    """``review --record`` gives :func:`~reversis_sim.play.verdict.review_record`'s review of the chosen seats (every
+    """``review --record`` gives :func:`~reversis_sim.review.record.review_record`'s review of the chosen seats (every
     seat of a deal the bots played unless --review-seat names some), the exchange among the decisions."""
-    from reversis_sim.play.verdict import review_record
+    from reversis_sim.review.record import review_record
 
     path = _file(tmp_path, records)
     r = _run("review", "--record", path, "--deal", "0", "--review-seat", "2", "--worlds", "8", "--format", "json")

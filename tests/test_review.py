@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from reversis_sim import cards as C
 from reversis_sim.cli import main
 from reversis_sim.constraints import Deals, parse_predeal
-from reversis_sim.numba_engine.reviewing import review_matches
-from reversis_sim.policies import parse_seats, parse_spec, review_nb
+from reversis_sim.policies import parse_seats, parse_spec
 from reversis_sim.record import RunError
-from reversis_sim.review import review_deal
+from reversis_sim.review import evaluate_nb, review_deal
 from reversis_sim.review.batch import read_review
 from reversis_sim.review.marks import THRESHOLDS, mark
+from reversis_sim.review.reviewing import review_matches
 from reversis_sim.review.settings import MAX_WORLDS, ReviewError, review_settings
 from reversis_sim.rules import PRESETS
 
@@ -161,7 +161,7 @@ def test_settings_refuse_a_search_reviewing_itself_but_not_with_more_worlds():
     assert review_settings(4, table, [0], 32, "tuned", 0).worlds == 32
     assert review_settings(4, table, [0], 8, "tuned", 0).worlds == 8
     assert review_settings(4, table, [0], 16, "avoid", 0).rollout == parse_spec("avoid")
-    assert MAX_WORLDS == review_nb.MAX_WORLDS  # the plain-Python bound is the kernel's
+    assert MAX_WORLDS == evaluate_nb.MAX_WORLDS  # the plain-Python bound is the kernel's
 
 
 def test_marks_need_a_significant_loss_and_are_spaced_one_two_four():
@@ -191,6 +191,51 @@ def test_review_deal_reports_the_decisions_of_the_reviewed_seats_only():
     rev = review_deal(rules, seats, seed=2, match=1, deal=5, settings=settings)
     assert {x["seat"] for x in rev["decisions"]} == {1}
     assert rev["seats"][0]["luck"] is None and parse_spec(rev["review"]["rollout"]) == parse_spec("tuned")
+
+
+def test_review_is_split_by_job_and_the_one_command_spelling_still_works(tmp_path):
+    """``review deal``, ``review player`` and ``review record FILE`` each take their own options only, and print what
+    the one-command spelling (``review --deal``, ``--policy``, ``--record``) prints; an interrupted ``review player``
+    says the command that continues it, job included."""
+    one = ["--seed", "7", "--match", "0", "--deal", "3", "--seat", "tuned", "--review-seat", "0", "--worlds", "4",
+           "--luck-samples", "0", "--format", "json"]
+    old, new = run("review", *one), run("review", "deal", *one)
+    assert old.exit_code == 0 and new.exit_code == 0, (old.output, new.output)
+    assert json.loads(new.stdout) == json.loads(old.stdout)
+    wrong = run("review", "deal", *one, "--out", "x")
+    assert wrong.exit_code == 2 and "No such option '--out'" in wrong.output
+    wrong = run("review", "player", "--policy", "random", "--deal", "3")
+    assert wrong.exit_code == 2 and "No such option '--deal'" in wrong.output
+    before = run("review", "--seed", "7", "deal", "--deal", "3")
+    assert before.exit_code == 2 and "--seed comes before the job 'deal'" in before.output
+    assert run("review", "player", "--help").exit_code == 0 and run("review", "record", "--help").exit_code == 0
+
+    many = ["--policy", "random", "--field", "tuned", "--deals", "24", "--seed", "4", "--worlds", "4",
+            "--luck-samples", "0", "--format", "json", "--no-figures"]
+    a = run("review", "player", *many, "--out", str(tmp_path / "a"))
+    b = run("review", *many, "--out", str(tmp_path / "b"))
+    assert a.exit_code == 0 and b.exit_code == 0, (a.output, b.output)
+    assert json.loads(a.stdout)["error_rate"] == json.loads(b.stdout)["error_rate"]
+
+    import click
+
+    from reversis_sim.cli.options import continue_command
+    from reversis_sim.cli.review import review
+
+    args = ["--policy", "random", "--force"]
+    root = click.Context(main, info_name="reversis-sim")
+    with review.make_context("review", ["player", *args], parent=root) as ctx:
+        with review.get_command(ctx, "player").make_context("player", list(args), parent=ctx) as job:
+            assert continue_command(job, out="o") == "reversis-sim review player --policy random --out o --resume"
+
+    games = tmp_path / "games.jsonl"
+    replayed = run("replay", "--seed", "7", "--match", "0", "--deal", "3", "--seat", "tuned")
+    assert replayed.exit_code == 0, replayed.output
+    games.write_text(replayed.stdout.strip() + "\n")
+    kept = ["--review-seat", "0", "--worlds", "4", "--format", "json"]
+    old, new = run("review", "--record", str(games), *kept), run("review", "record", str(games), *kept)
+    assert old.exit_code == 0 and new.exit_code == 0, (old.output, new.output)
+    assert json.loads(new.stdout) == json.loads(old.stdout)
 
 
 def test_a_player_reviewed_over_many_deals_into_a_resumable_folder(tmp_path):

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from reversis_sim import cards as C
 from reversis_sim.cli import main
 from reversis_sim.constraints import Deals, parse_predeal
-from reversis_sim.numba_engine.reviewing import review_matches
 from reversis_sim.policies import parse_seats
 from reversis_sim.review.marks import KINDS, mark, option_name
+from reversis_sim.review.reviewing import review_matches
 from reversis_sim.rules import PRESETS
 
 EXCHANGE, DECLARATION = 0, 1

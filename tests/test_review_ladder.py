@@ -13,8 +13,8 @@ from scipy import stats as sps
 
 from reversis_sim.analysis.stats import ratio_mean_ci
 from reversis_sim.compare import compare
-from reversis_sim.numba_engine.reviewing import review_matches
 from reversis_sim.policies import parse_seats
+from reversis_sim.review.reviewing import review_matches
 from reversis_sim.rules import PRESETS
 
 PLAYERS = ["random", "lowest", "avoid:duck=0,shed=0,count=0", "tuned"]

@@ -24,9 +24,11 @@ from reversis_sim.kernel.view import (
     V_TRICK,
     new_view,
 )
-from reversis_sim.policies import PolicySpecError, Watching, make_policy, parse_spec, rollout_nb, search, search_nb
-from reversis_sim.policies import worlds as W
+from reversis_sim.policies import PolicySpecError, parse_spec, search
+from reversis_sim.reference import Watching, make_policy
 from reversis_sim.rules import PRESETS
+from reversis_sim.search import decide_nb, rollout_nb
+from reversis_sim.search import worlds as W
 
 PARLETT = compile_rules(PRESETS["parlett"]).params
 FACT = np.array([float(math.factorial(i)) for i in range(64)])
@@ -166,7 +168,7 @@ def _check_worlds(rules, view, outcome, n_worlds=8):
     record[[V_SEAT, V_HAND, V_TRICK, V_N_CUR, V_DEALER, V_DECLARER, V_TALON_KNOWN, V_DECK]] = [
         seat, C.mask(view.hand), len(view.tricks), len(view.current), view.dealer, declarer, C.mask(view.talon_known),
         C.mask(rules.tables.deck)]
-    got = search_nb.draw_worlds(cr.params, n, record, _history(view), np.uint64(hash((seat, len(view.tricks)))
+    got = decide_nb.draw_worlds(cr.params, n, record, _history(view), np.uint64(hash((seat, len(view.tricks)))
                                 & (2**63 - 1)), out, rollout_nb.workspace(True))
     assert got == n_worlds, "no consistent world at a real decision"
     played = [set() for _ in range(n)]
@@ -211,7 +213,7 @@ def test_a_first_lead_of_another_suit_shows_no_heart_where_a_heart_must_be_led_i
     tricks = np.full((MAX_TRICKS, 6), -1, np.int64)
     tricks[0, 0], tricks[0, 1] = 1, lead
     out = np.zeros((200, MAX_SEATS), np.uint64)
-    assert search_nb.draw_worlds(cr.params, 4, record, tricks, np.uint64(9), out, rollout_nb.workspace(True)) == 200
+    assert decide_nb.draw_worlds(cr.params, 4, record, tricks, np.uint64(9), out, rollout_nb.workspace(True)) == 200
     hearts = C.mask(c for c in deck if C.suit_of(c) == C.HEARTS)
     leader_has_hearts = (out[:, 1] & np.uint64(hearts)) != 0
     if first_lead_rule == "any":
@@ -320,7 +322,7 @@ def test_the_engines_agree_on_search_seats(preset):
 def test_a_raced_option_leaves_the_race_when_its_upper_bound_is_not_above_the_own_card():
     """After n worlds, a card stays while mean + race * SE of its paired gain over the own card is above
     0; the own card always stays."""
-    from reversis_sim.policies.options_nb import raced
+    from reversis_sim.search.options_nb import raced
 
     stats = np.zeros((5, 64))
     n = 4
@@ -426,7 +428,7 @@ def test_weighted_statistics_are_the_plain_ones_with_unit_weights_and_follow_the
     """With every weight 1, the weighted mean and SE are the sample mean and SE to the last bit (a search without
     inference plays exactly as before); a weight moves the mean toward its world, and the SE is measured on the
     effective number of worlds, (sum w)^2 / sum w^2."""
-    from reversis_sim.policies.options_nb import mean_se
+    from reversis_sim.search.options_nb import mean_se
 
     d = np.array([3.0, -1.0, 4.0, 1.5, -5.0])
     stats = np.zeros((5, 64))
@@ -500,7 +502,7 @@ class _Twice(Watching):
         self.pairs = []
 
     def watch(self, view, legal, card):
-        self.pairs.append((card, int(search_nb.play(*self.inner.search_args(view, legal)))))
+        self.pairs.append((card, int(decide_nb.play(*self.inner.search_args(view, legal)))))
 
 
 def test_a_decisions_search_arguments_play_the_card_the_seat_plays():

@@ -9,8 +9,8 @@ import sys
 
 from reversis_sim.engines import get_engine
 from reversis_sim.numba_engine.hands import dealt_hands
-from reversis_sim.numba_engine.reviewing import record_arrays, review_key, review_matches, review_record
 from reversis_sim.policies import parse_seats
+from reversis_sim.review.reviewing import record_arrays, review_key, review_matches, review_record
 from reversis_sim.rules import PRESETS
 
 PARTS = ("heuristics", "search")

@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from . import stats
-from .batches import Batches, collect_additive
+from .batches import Batches, collect_additive, frames_of
 from .frames import Columns, column_list, require_columns
 from .intervals import KINDS
 from .multiple import holm, holm_reject
@@ -25,10 +25,6 @@ from .multiple import holm, holm_reject
 __all__ = ["UnitMoments", "holm_table", "kind_of", "mean_table", "paired_summary", "rate_table"]
 
 _UNIT_ID = "__unit_id"
-
-
-def _collect(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
-    return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
 
 
 def _groups(frame: pl.DataFrame, by: list[str]):
@@ -40,7 +36,7 @@ def _groups(frame: pl.DataFrame, by: list[str]):
         yield {c: part[c][0] for c in by}, part
 
 
-def _with_unit(frame: pl.DataFrame, unit: Columns | None) -> tuple[pl.DataFrame, list[str]]:
+def _with_unit(frame: pl.LazyFrame, unit: Columns | None) -> tuple[pl.LazyFrame, list[str]]:
     """The frame with a unit column (each row its own unit when ``unit`` is None) and the unit key columns."""
     if unit is None:
         return frame.with_row_index(_UNIT_ID), [_UNIT_ID]
@@ -49,11 +45,11 @@ def _with_unit(frame: pl.DataFrame, unit: Columns | None) -> tuple[pl.DataFrame,
     return frame, units
 
 
-def _result_frame(rows: list[dict], by: list[str], frame: pl.DataFrame) -> pl.DataFrame:
-    """Rows to a frame, keeping the dtypes of the group columns."""
+def _result_frame(rows: list[dict], by: list[str], frame: pl.DataFrame | pl.LazyFrame | Batches) -> pl.DataFrame:
+    """Rows to a frame, keeping the dtypes of the group columns (of any input: each kind has ``collect_schema``)."""
     out = pl.DataFrame(rows)
     if by and out.height:
-        schema = frame.schema if isinstance(frame, pl.DataFrame) else frame.collect_schema()
+        schema = frame.collect_schema()
         out = out.with_columns([pl.col(c).cast(schema[c]) for c in by])
     return out
 
@@ -155,14 +151,20 @@ def mean_table(frame: pl.DataFrame | pl.LazyFrame, by: Columns | None, value: st
     by_cols = column_list(by)
     require_columns(frame, [value] + by_cols, "mean_table")
     kind = _check_kind(kind_of(value, by_cols) if kind is None else kind)
-    if isinstance(frame, Batches):
-        return _mean_table_batches(frame, by_cols, value, unit, level, kind)
-    framed, units = _with_unit(frame, unit)
-    totals = _collect(framed.group_by(by_cols + units)
-                      .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size")))
+    frames = frames_of(frame)  # a frame is one batch; a run in batches, its batches
+    if len(frames) > 1:
+        return _mean_table_batches(frames, by_cols, value, unit, level, kind)
+    totals = _unit_totals(frames[0], by_cols, value, unit)
     rows = [_mean_row(key, stats.ratio_mean_ci(part["total"].to_numpy(), part["size"].to_numpy(), level, kind))
             for key, part in _groups(totals, by_cols)]
     return _result_frame(rows, by_cols, frame)
+
+
+def _unit_totals(frame: pl.LazyFrame, by: list[str], value: str, unit: Columns | None) -> pl.DataFrame:
+    """Each sampling unit's total of ``value`` and its rows, per group."""
+    framed, units = _with_unit(frame, unit)
+    return framed.group_by(by + units).agg(pl.col(value).cast(pl.Float64).sum().alias("total"),
+                                           pl.len().alias("size")).collect()
 
 
 def _mean_row(key: dict, r: stats.MeanCI) -> dict:
@@ -270,18 +272,15 @@ class UnitMoments:
         return _result_frame(rows, self.by, self.template)
 
 
-def _mean_table_batches(batches: Batches, by: list[str], value: str, unit: Columns | None,
+def _mean_table_batches(frames: list[pl.LazyFrame], by: list[str], value: str, unit: Columns | None,
                         level: float, kind: str) -> pl.DataFrame:
     """:func:`mean_table` over a run in batches: the per-unit totals of one batch at a time, reduced to
-    :class:`UnitMoments` and added up."""
+    :class:`UnitMoments` and added up (memory: one batch's totals, whatever the run's size)."""
     if unit is None:
         raise ValueError("mean_table over Batches needs a unit column (rows of different batches would share ids)")
-    units = column_list(unit)
-    require_columns(batches, units, "unit")
     acc = UnitMoments(by)
-    for frame in batches:
-        acc.add(frame.group_by(by + units)
-                .agg(pl.col(value).cast(pl.Float64).sum().alias("total"), pl.len().alias("size")).collect())
+    for frame in frames:
+        acc.add(_unit_totals(frame, by, value, unit))
     return acc.table(level, kind)
 
 

@@ -2,12 +2,13 @@
 
 One module per group of commands, each command defined at its module's top level:
 
-- :mod:`.runs`: ``simulate``, ``replay``, ``bench`` (playing deals);
+- :mod:`.runs`: ``simulate``, ``replay``, ``bench`` (playing deals; what a person sees of a run: :mod:`.shown_run`);
 - :mod:`.folders`: ``analyze``, ``plot``, ``hands``, ``repair``, ``upgrade`` (a run folder once it is written);
 - :mod:`.comparisons`: ``compare``, ``tournament``, ``sweep``;
 - :mod:`.tuning`: ``tune``, ``best-response``;
 - :mod:`.information`: ``rules``, ``policies``;
-- :mod:`.review`: ``review`` (why a player loses fish, decision by decision);
+- :mod:`.review`: ``review`` (why a player loses fish, decision by decision), split by job: ``review deal``,
+  ``review player``, ``review record`` (:mod:`.review_jobs`), the one-command spelling kept;
 - :mod:`.play`: ``play`` (a person at the table against the bots, then the person's decisions reviewed);
 - :mod:`.options`: what they share (options, callbacks, one-sentence errors).
 

@@ -40,6 +40,20 @@ command = functools.partial(click.command, cls=Command)
 """``@command(name)``: every command of the package is one (:class:`Command`)."""
 
 
+class Jobs(click.Group):
+    """A command split by job (``review deal``, ``review player``, ``review record``) that also answers its older
+    one-command spelling (``review --deal D``): its own options are that spelling's, read when no job is named. It
+    keeps the arguments it was typed with, as :class:`Command` does (a job's own replace them)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["reversis.args"] = list(args)
+        return super().parse_args(ctx, args)
+
+
+jobs = functools.partial(click.group, cls=Jobs, invoke_without_command=True)
+"""``@jobs(name)``: a command split by job (:class:`Jobs`); its jobs are ``@group.command(name, cls=Command)``."""
+
+
 def continue_command(ctx: click.Context, *, out: str | None = None) -> str:
     """The command line that continues the interrupted command of ``ctx``: the arguments it was typed with, without
     ``--force``, with ``--resume`` (and ``--out OUT`` when the folder was the default), quoted for a shell."""
@@ -48,7 +62,11 @@ def continue_command(ctx: click.Context, *, out: str | None = None) -> str:
         args += ["--out", str(out)]
     if "--resume" not in args:
         args.append("--resume")
-    return shlex.join(["reversis-sim", ctx.info_name, *args])
+    names = []  # the command's name, and a job's after it (review player)
+    while ctx.parent is not None:
+        names.append(ctx.info_name)
+        ctx = ctx.parent
+    return shlex.join(["reversis-sim", *(reversed(names) if names else [ctx.info_name]), *args])
 
 
 DEFAULT_SEAT = "avoid"

@@ -156,8 +156,8 @@ def _kept(out: Path | None, worlds: int, fmt: str, ascii_: bool, show: int | Non
             raise click.BadParameter(f"{out / GAMES} keeps {len(records)} deal{'s' if len(records) != 1 else ''}: "
                                      f"show 0 to {len(records) - 1}" if records else f"{out / GAMES} keeps no deal yet",
                                      param_hint="'--show'")
-        from ..play.verdict import review_record
         from ..review.one_deal import review_text
+        from ..review.record import review_record
 
         target = planned_output(fmt, *file, str(out / f"deal{show}"))
         try:  # a kept deal is shown as its cards settle it, as replay --record shows it: refereed

@@ -4,11 +4,8 @@ pace). Parse, call the library, print."""
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import sys
-import textwrap
-import time
 from pathlib import Path
 
 import click
@@ -35,12 +32,12 @@ from .options import (
     seat_option,
     seats_of,
     seed_option,
-    summary_estimator_line,
     threads_option,
     with_constraint_options,
     with_rule_overrides,
 )
 from .pages import FILE_FORMATS, FORMAT_HELP, output_option, planned_output, record_file_stem, write_shown
+from .shown_run import ShownRun
 
 
 @command("replay")
@@ -201,31 +198,8 @@ def simulate(ctx, rules, rule_overrides, seat_specs, deals, match_deals, seed, o
     except (ValueError, RulesError) as e:  # out of bounds, or a rule set the engine cannot play: nothing is created
         raise click.UsageError(str(e)) from None
     out = out or default_out(rules.name, seed, spec.n_matches * spec.match_deals)
-    show = not quiet and sys.stderr.isatty()
     kept = "every chunk written so far is kept: fix that (free space, permissions) or choose another --out"
-    paths: list = []
-    stage = ["before"]  # "running" once the folder is ours (a fault then leaves a folder --resume continues), "done"
-
-    def finish(report) -> None:
-        """What follows the run, while the folder's lock is still held (no ``--force`` run replaces the parts under
-        the summary): the report, the summary, the figures."""
-        bars.close()
-        stage[0] = "done"  # a fault now is the summary's or the figures': the run itself is complete
-        if report.repaired:
-            click.echo(f"rebuilt the lost manifest of {out} from its part files", err=True)
-        if not quiet:
-            click.echo(f"wrote {report.n_deals_run:,} deals ({report.n_chunks_run} of {report.n_chunks_total} "
-                       f"chunks) to {out}", err=True)
-            if constraints is not None and constraints.where is not None and report.n_shuffles:
-                click.echo(f"--where accepted {report.n_deals_run:,} of {report.n_shuffles:,} shuffles "
-                           f"({report.n_deals_run / report.n_shuffles:.2%})", err=True)
-        with folder_errors(out, f"the run itself is complete: fix that and draw the figures with 'reversis-sim plot "
-                                f"{out}'"):
-            print_summary(out, fmt)
-            if figures:
-                from ..plot import write_figures
-
-                paths.extend(write_figures(out, formats=("png",)))
+    shown = ShownRun(out, fmt, quiet, figures, constraints)
 
     from ..simulate import run  # the heavy part (the engine, Parquet) loads once the command line is found good
 
@@ -237,29 +211,19 @@ def simulate(ctx, rules, rule_overrides, seat_specs, deals, match_deals, seed, o
                     get_engine(engine).warm(rules, seats)
                 else:
                     cluster.prepare(rules, seats, engine)
-            bar = bars.enter_context(click.progressbar(
-                length=spec.n_matches * spec.match_deals, label="deals", file=sys.stderr, hidden=not show,
-                show_pos=True, show_eta=True, item_show_func=lambda rate: rate))
-            started = time.perf_counter()
-            done = [0]
-
-            def progress(n: int) -> None:  # deals done, deals/s and ETA on the bar
-                done[0] += n
-                rate = done[0] / max(time.perf_counter() - started, 1e-9)
-                bar.update(n, f"{rate:,.0f} deals/s")
-
-            run(spec, out, resume=resume, force=force, engine=engine, threads=threads, progress=progress,
-                then=finish, cluster=cluster, writer=writer, opened=lambda: stage.__setitem__(0, "running"))
+            shown.start(bars, spec.n_matches * spec.match_deals)
+            run(spec, out, resume=resume, force=force, engine=engine, threads=threads, cluster=cluster,
+                writer=writer, watch=shown)
     except OverflowError as e:  # the engine's chips would not fit 64 bits (kernel/layout.py MAX_POOL)
         raise click.ClickException(f"{e}; the chunks written before it are kept in {out}") from None
     except KeyboardInterrupt:
         interrupted(ctx, out, spec.n_chunks)
     except click.ClickException as e:  # a cluster lost mid-run, a full disk: what was written is kept
-        if stage[0] == "running":
+        if shown.stage == "running":
             e.message += f"; continue with: {continue_command(ctx, out=out)}"
         raise
     if figures and fmt == "text":
-        click.echo(f"{len(paths)} figures in {Path(out) / 'figures'} (reversis-sim plot {out} adds SVG)")
+        click.echo(f"{len(shown.paths)} figures in {Path(out) / 'figures'} (reversis-sim plot {out} adds SVG)")
 
 
 def interrupted(ctx: click.Context, out: str, n_chunks: int):
@@ -270,84 +234,6 @@ def interrupted(ctx: click.Context, out: str, n_chunks: int):
     click.echo(f"\ninterrupted: {done} of {n_chunks} chunks are saved in {out}; continue with:\n  "
                f"{continue_command(ctx, out=out)}", err=True)
     exit_interrupted()
-
-
-def print_summary(out, fmt) -> None:
-    """The summary of a run folder (:func:`reversis_sim.analysis.summarize_run`), as text or JSON."""
-    from ..analysis import summarize_run
-
-    summary = summarize_run(out)
-    if fmt == "json":  # an interval refused (too few matches) is null, and n_needed says how many are needed
-        click.echo(json_text(summary))
-        return
-    click.echo(summary_text(summary))
-
-
-def summary_text(summary: dict) -> str:
-    """A run's summary as text, every word about the rules taken from the rule set it played
-    (:mod:`reversis_sim.game.words`): the stake's name, what each fate of the J♥ moves, the reversis and the
-    espagnolette as those rules have them, and the pool share only where a match can end with chips in the pool."""
-    from ..analysis.intervals import too_few
-    from ..game.words import espagnolette_words, fate_meanings, not_played, pool_name, reversis_words
-    from ..rules import Rules
-
-    rules = Rules.from_params(summary["rules"], summary["rules_params"])
-    pool = pool_name(rules)
-    seats = summary["seats"]
-    shared = summary["pool_left_per_match"] > 0  # chips left in the pool: the zero-sum view differs from the raw
-    lines = [f"{summary['rules_label']}: {summary['n_deals']:,} deals in {summary['n_matches']:,} matches, "
-             f"seed {summary['seed']}"]
-    share_head = f"with {pool} share"
-    lines.append(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}" +
-                 (f"   {share_head:>15}  {'95% CI':>19}" if shared else ""))
-
-    def bounds(low, high) -> str:
-        if not (math.isfinite(low) and math.isfinite(high)):
-            return f"{'(too few matches)':>20}"
-        return f"[{low:>8.3f}, {high:>8.3f}]"
-
-    for row in seats:
-        lines.append(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
-                     f"{bounds(row['ci_low'], row['ci_high'])}" +
-                     (f"   {row['zero_sum_mean']:>15.3f}  {bounds(row['zero_sum_ci_low'], row['zero_sum_ci_high'])}"
-                      if shared else ""))
-    deals_per = round(summary["n_deals"] / summary["n_matches"]) if summary["n_matches"] else None
-    needed = max((row.get("n_needed", 0) for row in seats), default=0)
-    share = max((row.get("zero_sum_n_needed", 0) for row in seats), default=0) if shared else 0
-    for what, n in (("fish per deal", needed), (share_head, share)):
-        if n:  # the pool's skew: docs/statistics.md §9
-            lines.append(f"({what}: {too_few(n, deals_per)}; docs/statistics.md §9)")
-    how = summary_estimator_line(summary, pool)
-    if how:
-        lines.append(how)
-    if rules.scoring == "simple":
-        note = (f"{rules.name} scores card points, not fish (simple scoring, F4.3): no fish change hands, so every "
-                f"fish figure is 0")
-    elif shared:
-        total = sum(row["mean"] for row in seats)
-        negative = ", every one of them negative" if all(row["mean"] < 0 for row in seats) else ""
-        note = (f"fish per deal: what a seat won minus what it paid. The {pool} keeps "
-                f"{summary['pool_left_per_match']:,.1f} fish per match on average at the end, fish no seat holds: "
-                f"the raw means add up to {total:,.3f} per deal{negative}; '{share_head}' gives each seat an equal "
-                f"share of it, so the seats add up to 0, docs/RULES.md A34")
-    else:
-        taken = " (the deal winner takes it)" if rules.winner_takes_pool else ""
-        note = (f"fish per deal: what a seat won minus what it paid. Under {rules.name} the {pool} is empty when a "
-                f"match ends{taken}, so the seats' means add up to 0 and there is no {pool} share to give")
-    lines.append(textwrap.fill(f"({note})", width=100))
-    meanings = fate_meanings(rules)
-    lines.append("Quinola (J♥) fate, share of the deals:")
-    for fate, rate in summary["quinola_fate"].items():
-        lines.append(textwrap.fill(f"  {fate:<7} {rate:6.1%}  {meanings.get(fate, '')}", width=100,
-                                   subsequent_indent=" " * 18))
-    reversis, espagnolette = reversis_words(rules), espagnolette_words(rules)
-    lines.append(not_played("Reversis", rules) if reversis is None else
-                 f"Reversis (winning every trick): committed {summary['reversis_committed']:,} times ({reversis}), "
-                 f"made {summary['reversis_made']:,}")
-    lines.append(not_played("Espagnolette", rules) if espagnolette is None else
-                 f"Espagnolette ({espagnolette}): declared {summary['espagnolette_declared']:,}, made "
-                 f"{summary['espagnolette_made']:,}")
-    return "\n".join(lines)
 
 
 @command("bench")

@@ -2,7 +2,16 @@
 record's format and its one builder, the Quinola's fates, an illegal play (:mod:`.vocabulary`,
 :mod:`.deal_record`). Neither engine imports the other; both import this."""
 
-from .deal_record import MISSING, DealOutcome, Exchange, Reversis, deal_record, difference, first_difference
+from .deal_record import (
+    MISSING,
+    DealOutcome,
+    Exchange,
+    Reversis,
+    deal_record,
+    difference,
+    first_difference,
+    rules_of,
+)
 from .vocabulary import (
     DUMP_REASONS,
     FATE_DUMPED,
@@ -28,4 +37,4 @@ __all__ = ["DUMP_REASONS", "FATES", "FATE_DUMPED", "FATE_FORCED", "FATE_LED", "F
            "POOL",
            "QUINOLA_PAID", "QUINOLA_RECEIVED", "REASONS",
            "DealOutcome", "Exchange", "IllegalPlay", "Payment", "Reversis", "TrickRecord", "deal_record", "dealer_of",
-           "espagnolette_eligible", "first_difference", "quinola_fate", "MISSING", "difference"]
+           "espagnolette_eligible", "first_difference", "quinola_fate", "MISSING", "difference", "rules_of"]

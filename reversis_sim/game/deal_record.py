@@ -108,6 +108,11 @@ def simple_scores(rules: Rules, tricks: Sequence[TrickRecord], points: Sequence[
     return score
 
 
+def rules_of(record: dict) -> Rules:
+    """The rule set a deal record was played under (its ``rules`` name and resolved ``rules_params``)."""
+    return Rules.from_params(record["rules"], record["rules_params"])
+
+
 def deal_record(o: DealOutcome) -> dict:
     """The JSON-ready deal record (Appendix A) of ``o``, with the ``result`` fields of its scoring family."""
     r = o.rules

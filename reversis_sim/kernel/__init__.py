@@ -1,5 +1,5 @@
 """The numba rules of a deal, below the policies and the engines: what both the deal kernel
-(:mod:`reversis_sim.numba_engine`) and the search policy's rollouts (:mod:`reversis_sim.policies.search_nb`) play with.
+(:mod:`reversis_sim.numba_engine`) and the search policy's rollouts (:mod:`reversis_sim.search.decide_nb`) play with.
 
 - :mod:`.compiled`: a :class:`~reversis_sim.rules.Rules` as flat arrays;
 - :mod:`.layout`: the arrays of one deal (result row, hands, tricks, ledger);

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import pickle
 import types
 from pathlib import Path
 
@@ -186,3 +187,30 @@ def install(options: str) -> None:
     bases = [getattr(caching, n, None) for n in ("UserProvidedCacheLocator", "InTreeCacheLocator",
                                                   "UserWideCacheLocator")]
     classes[:0] = [wrap(b) for b in bases if b is not None]
+    _tolerate_moved_types(caching)
+
+
+def _tolerate_moved_types(caching) -> None:
+    """Read a package function's cache index that names a type the package no longer has as no index at all.
+
+    numba pickles each compiled version's argument types into the function's index; a record type (a named tuple)
+    is pickled by its module's name. When a release moves a module (the search's scratch went from ``policies/`` to
+    ``search/``), an index written before names a module that is gone, and numba's unpickling raises instead of
+    finding the cache stale: the first run after the upgrade would fail. For the package's functions (stamped by
+    :class:`_Stamp`) such an index is stale like any other: the function is compiled again and its index
+    rewritten. Anyone else's index fails as numba makes it fail."""
+    files = getattr(caching, "IndexDataCacheFile", None)
+    load = getattr(files, "_load_index", None)
+    if load is None or getattr(load, "_reversis", False):
+        return
+
+    def _load_index(self):
+        try:
+            return load(self)
+        except (ImportError, AttributeError, pickle.UnpicklingError):
+            if isinstance(getattr(self, "_source_stamp", None), _Stamp):
+                return {}
+            raise
+
+    _load_index._reversis = True
+    files._load_index = _load_index

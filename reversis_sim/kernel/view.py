@@ -4,7 +4,7 @@ reads.
 The record is one ``int64`` array of :data:`V_LEN` named slots. The numba engine keeps one per deal and sets the
 slots as the deal goes (the facts of the deal once, the trick as it is played, the seat's own before each of its
 decisions: :mod:`reversis_sim.kernel.tricks`, :mod:`reversis_sim.numba_engine.deal`); the reference engine fills one
-from its :class:`~reversis_sim.policies.view.SeatView` before each decision (:mod:`reversis_sim.policies.seat_policy`).
+from its :class:`~reversis_sim.policies.view.SeatView` before each decision (:mod:`reversis_sim.reference.seat_policy`).
 A decision of any family, heuristic or search, reads this array (and the rules' per-card tables), nothing else: a
 new fact a policy may read is one slot here and one line in each filler.
 

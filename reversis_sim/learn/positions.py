@@ -1,5 +1,5 @@
 """The training positions: every card decision of a self-play table with two or more distinct options, each
-option valued by the review (:func:`reversis_sim.numba_engine.reviewing.review_matches`: played out in worlds
+option valued by the review (:func:`reversis_sim.review.reviewing.review_matches`: played out in worlds
 consistent with what the seat knew, the other seats by the rollout policy), and the seat's view at that decision.
 
 The views are the reference engine's (the same deals played again card for card, each seat's view record copied as
@@ -14,11 +14,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..game import dealer_of
-from ..numba_engine.reviewing import review_matches
 from ..policies import PolicySpec
 from ..policies.learned_nb import facts_of
-from ..policies.seat_policy import Watching
 from ..reference.match import play_deal
+from ..reference.seat_policy import Watching
+from ..review.marks import KIND_LEAD
+from ..review.reviewing import review_matches
 from ..rules import Rules
 
 
@@ -60,7 +61,7 @@ def positions(rules: Rules, seats: Sequence[PolicySpec], rollout: PolicySpec, *,
                          reviewed=range(rules.n_seats), worlds=worlds, rollout=rollout, keep_options=True,
                          luck_samples=0, threads=1)
     d = out.decisions
-    rows = np.flatnonzero((d["kind"] >= 2) & (d["options"] >= 2))
+    rows = np.flatnonzero((d["kind"] >= KIND_LEAD) & (d["options"] >= 2))
     store = views_of(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches)
     keys = [(int(d["match"][r]), int(d["deal"][r]), int(d["trick"][r]), int(d["position"][r])) for r in rows]
     missing = [k for k in keys if k not in store]

@@ -47,7 +47,7 @@ _ONE = np.uint64(1)
 
 Play = namedtuple("Play", "play_from search")
 """The units a deal is played with (:mod:`reversis_sim.kernel.units`): the deal skeleton
-(:data:`reversis_sim.policies.deal_nb.PLAY_FROM`) and the search's card (:data:`reversis_sim.policies.search_nb.play`,
+(:data:`reversis_sim.policies.deal_nb.PLAY_FROM`) and the search's card (:data:`reversis_sim.search.decide_nb.play`,
 or ``NO_SEARCH`` at a table without a search: nothing of the search is compiled for it)."""
 
 
@@ -137,7 +137,7 @@ def play_deal(rules, n, seats, h_match, h_pmatch, d, pool_before, double_ante, d
     ``rules`` (:class:`reversis_sim.kernel.compiled.RulesArrays`) at a table of ``n`` seats (4, or 5 where the
     dealer sits out) whose policies are ``seats`` (:class:`reversis_sim.kernel.layout.Seats`), and fill the deal's
     arrays ``deal`` (:class:`reversis_sim.kernel.layout.Deal`; ``ws``: a searching seat's workspace,
-    :func:`reversis_sim.policies.rollout_nb.workspace`; ``dealing``: the deal's constraints and their scratch,
+    :func:`reversis_sim.search.rollout_nb.workspace`; ``dealing``: the deal's constraints and their scratch,
     :func:`deal_constrained`). ``double_ante``: ``serbian``, the previous deal had a J♥ placement (F3.3).
     ``play``: the units it is played with (:class:`Play`, or any named tuple with those two). Returns the pool after
     the deal."""

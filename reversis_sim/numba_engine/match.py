@@ -43,7 +43,7 @@ from ..kernel.layout import (
     alloc,
     dealing,
 )
-from ..policies.rollout_nb import workspace
+from ..search.rollout_nb import workspace
 from .deal import play_deal
 from .rows import PAY_SLOTS, payment_rows, seat_rows
 

@@ -13,9 +13,10 @@ from ..constraints import Deals
 from ..kernel.compiled import MAX_SEATS
 from ..kernel.layout import PD_DECK, PD_PLACED, PREDEAL_SIZE
 from ..kernel.units import Unit
-from ..policies import PolicySpec, parse_spec, search_nb
+from ..policies import PolicySpec, parse_spec
 from ..policies.search import SEARCH_ID
 from ..rules import Rules
+from ..search import decide_nb
 
 
 def seat_arrays(seats: Sequence[PolicySpec | str], n_seats: int = 4) -> tuple[np.ndarray, np.ndarray]:
@@ -72,4 +73,4 @@ def searching(seats: Sequence[PolicySpec | str]) -> bool:
 def search_unit(seats: Sequence[PolicySpec | str]) -> Unit:
     """The unit a deal asks for a searching seat's cards: the search, or (no search at the table) its stub, so that
     a table of heuristics compiles nothing of the search."""
-    return search_nb.play if searching(seats) else search_nb.NO_SEARCH
+    return decide_nb.play if searching(seats) else decide_nb.NO_SEARCH

@@ -12,9 +12,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..policies import SeatView, make_policy
+from ..policies import SeatView
 from ..record import TORN
-from ..reference import DealState
+from ..reference import DealState, make_policy
 from .human import Quit, Screen
 from .session import DUPLICATE, GAMES, Game, append_record, duplicate, live_record, next_deal, play_one
 
@@ -65,7 +65,7 @@ class Hint:
         self.search_name = search
 
     def __call__(self, g: DealState, view: SeatView, legal: tuple[int, ...] | None) -> list[str]:
-        from .verdict import card_verdict
+        from ..review.record import card_verdict
 
         s = self.screen
         if legal is None:
@@ -108,7 +108,7 @@ def report(game: Game, record: dict, screen: Screen, reviewing: Reviewing) -> di
     """After a deal: the person's decisions reviewed (the deal's diagram with the marks, each decision, the loss),
     the duplicate deal and what it means in fish. Returns the deal's line of the session's summary."""
     from ..review.one_deal import review_text
-    from .verdict import review_record
+    from ..review.record import review_record
 
     you = game.you
     review = review_record(record, [you], worlds=reviewing.worlds, rollout=reviewing.rollout, rules=game.rules)

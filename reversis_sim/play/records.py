@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..game import MISSING, difference
+from ..game import MISSING, difference, rules_of
 from ..game.vocabulary import FORMAT  # the format a deal record names (RULES.md Appendix A)
 from ..reference import settle_record
-from ..rules import Rules, RulesError
+from ..rules import RulesError
 from .session import GAMES, HUMAN
 
 
@@ -80,11 +80,6 @@ def _checked(record: object, path: Path, where: str) -> dict:
         if field not in record:
             raise RecordFileError(f"{path}, {where}: the deal record has no {field!r}")
     return record
-
-
-def rules_of(record: dict) -> Rules:
-    """The rule set a record was played under (its ``rules`` name and resolved ``rules_params``)."""
-    return Rules.from_params(record["rules"], record["rules_params"])
 
 
 def refereed(record: dict, where: str) -> dict:

@@ -19,8 +19,8 @@ from pathlib import Path
 from .. import cards as C
 from ..game import FATE_DUMPED, deal_record, dealer_of, quinola_fate
 from ..game.diagram import REASON_WORDS
-from ..policies import NAMED, PolicySpec, SeatView, make_policy, parse_spec
-from ..reference import DealState, deal_cards
+from ..policies import NAMED, PolicySpec, SeatView, parse_spec
+from ..reference import DealState, deal_cards, make_policy
 from ..reference.settle import settle
 from ..rules import Rules
 from .human import HumanSeat, Screen

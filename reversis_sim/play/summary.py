@@ -18,10 +18,10 @@ from ..analysis.intervals import MIN_MATCHES, n_needed, too_few
 from ..analysis.stats import ratio_mean_ci_moments
 from ..policies import parse_spec
 from ..review.marks import THRESHOLDS, rating
+from ..review.record import review_record
 from ..review.settings import default_rollout
 from .records import rules_of
 from .session import DUPLICATE, HUMAN, Game, duplicate, human_seat
-from .verdict import review_record
 
 KIND = "error_rate"
 LADDER = (

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..review.marks import KINDS
 from .files import save_figure
 from .style import COLORS, axes, finish, note, zero_line
 
-KIND_ORDER = ("exchange", "declaration", "lead", "follow", "discard")
+KIND_ORDER = tuple(KINDS.values())  # in the order of their codes (review/marks.py declares them)
 
 
 def loss_by_trick(summary: dict, ax=None):

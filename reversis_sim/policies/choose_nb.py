@@ -3,8 +3,8 @@ skeleton (:mod:`.deal_nb`) asks them of every seat it decides for.
 
 numba compiles a function argument separately for each function, so policies are not passed around as functions:
 each decision passes ``family[seat]`` (the family id) to the dispatch, which calls the registered family's numba
-decision (:mod:`.dispatch`). The reference engine calls the very same decisions (:class:`.SeatPolicy`); the engines
-are checked against each other, the policy code is shared.
+decision (:mod:`.dispatch`). The reference engine calls the very same decisions
+(:class:`reversis_sim.reference.SeatPolicy`); the engines are checked against each other, the policy code is shared.
 
 A search's exchange and declaration are its rollout policy's (:mod:`.search`); its cards are not decided here (the
 skeleton pauses for them). Randomness: ``draws[seat]`` holds the seat's keyed draws of the deal
@@ -22,12 +22,10 @@ from ..kernel.view import V_SEAT, V_TRICK, seat_plays
 from . import dispatch, random_nb
 from .random import FAMILY as RANDOM
 from .search import N_OWN, SEARCH_ID
+from .view import DECLARE_LOSE_ALL
 
 RANDOM_ID = RANDOM.family_id
 
-DECLARE_PASS, DECLARE_LOSE_ALL, DECLARE_WIN_ALL = 0, 1, 2
-"""The options of the declaration: not to declare; to declare (with the goal ``lose_all`` where the preset names
-one, F1.4); to declare with the goal ``win_all``."""
 
 
 @njit_nrt_free

@@ -130,8 +130,9 @@ from ..kernel.view import (
     seat_plays,
     start_view,
 )
-from .choose_nb import DECLARE_LOSE_ALL, DECLARE_PASS, card_choice, declaration_option, exchange_choice
+from .choose_nb import card_choice, declaration_option, exchange_choice
 from .search import SEARCH_ID
+from .view import DECLARE_LOSE_ALL, DECLARE_PASS
 
 _ZERO = np.uint64(0)
 

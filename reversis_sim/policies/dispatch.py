@@ -5,9 +5,9 @@ function).
 numba compiles a function argument separately for each function, so the kernels never pass policies around as
 functions: each decision is called as ``play(family_id, params, draws, ...)``, which tries the registered families
 in order (:data:`.heuristics.HEURISTICS`) and calls the one whose id matches (a search is not dispatched: the
-engines call :func:`.search_nb.play` themselves, for it needs the table). The chain is made of small closures, one
-per family and decision (:func:`_link`), ending in :func:`_unknown`, which returns :data:`UNKNOWN_FAMILY`: a kernel
-turns that into an error that names the seat, so an unknown id never plays as another family.
+engines call :func:`reversis_sim.search.decide_nb.play` themselves, for it needs the table). The chain is made of small
+closures, one per family and decision (:func:`_link`), ending in :func:`_unknown`, which returns :data:`UNKNOWN_FAMILY`:
+a kernel turns that into an error that names the seat, so an unknown id never plays as another family.
 
 The arguments, as both engines pass them: ``family_id`` (int64), ``params`` (float64 vector: the family's
 parameters in declaration order), ``draws`` (uint64 ``(N_DRAWS,)``: the seat's keyed draws of the deal,

@@ -22,7 +22,7 @@ rules' per-card tables (:mod:`reversis_sim.kernel.compiled`):
 - ``play``: a card of the mask ``V_LEGAL``.
 
 A new fact a policy may read is one slot of the view and one line in each of its two fillers (the kernel's, and
-the reference engine's :meth:`.seat_policy.SeatPolicy._fill`).
+the reference engine's :meth:`reversis_sim.reference.seat_policy.SeatPolicy._fill`).
 """
 
 from __future__ import annotations
@@ -123,7 +123,8 @@ def position(params: tuple[Param, ...], name: str) -> int:
 class Family:
     """A policy family: ``name`` (in specs), ``family_id`` (what the kernels dispatch on; unique), ``idea`` (one
     line for listings), ``params`` (in the order of the parameter vector) and ``decisions``, the module of its numba
-    decisions (relative to this package: ``".avoid_nb"``)."""
+    decisions (relative to this package: ``".avoid_nb"``; the search's is in its own package, named whole:
+    ``"reversis_sim.search.decide_nb"``, imported only by who asks for it)."""
 
     name: str
     family_id: int

@@ -115,7 +115,7 @@ class PolicySpec:
 
     def values(self) -> tuple[float, ...]:
         """The parameter vector, in the family's order; a search's is followed by its rollout's family id and
-        vector (:func:`.search_nb.rollout_family`)."""
+        vector (:func:`reversis_sim.search.decide_nb.rollout_family`)."""
         own = tuple(v for _, v in self.params)
         if self.weights is not None:  # a learned family: its vector is its weights file's
             from . import weights

@@ -1,22 +1,29 @@
 """``search``: determinized search (perfect-information Monte-Carlo, PIMC; Long et al. 2010).
 
-At each card to play, the seat draws ``worlds`` worlds consistent with everything it knows (:mod:`.worlds`: its
-hand, the talon card it saw, every card played and by whom, every void shown, the espagnolette declarer's eligible
-hand), and in each world plays every legal card in turn, the rest of the deal played out by the ``rollout`` policy
-in every seat (its own included), then settled by the real rules (:mod:`reversis_sim.kernel`): its own result of the
-deal, fish (``-score`` under simple scoring). It keeps the rollout policy's own card unless another card gains on it,
-paired world by world, by more than ``margin`` standard errors: with few worlds an estimate's noise (a deal's fish
-vary by tens) would otherwise pick cards at random (measured: docs/search.md). A single legal card is played
-without searching, and cards that cannot differ are played out once (:func:`.options_nb.distinct`).
+This file is the search's declaration only, plain Python like every family's: what a spec names, its family id and
+the layout of its parameter vector. It stays with the other declarations because the spec parser lists every family
+(:mod:`.registry`) and the deal skeleton seats a search's rollout policy for its exchange and declaration
+(:mod:`.choose_nb`); the search's code is its own package, :mod:`reversis_sim.search`, a floor above.
+
+At each card to play, the seat draws ``worlds`` worlds consistent with everything it knows
+(:mod:`reversis_sim.search.worlds`: its hand, the talon card it saw, every card played and by whom, every void shown,
+the espagnolette declarer's eligible hand), and in each world plays every legal card in turn, the rest of the deal
+played out by the ``rollout`` policy in every seat (its own included), then settled by the real rules
+(:mod:`reversis_sim.kernel`): its own result of the deal, fish (``-score`` under simple scoring). It keeps the rollout
+policy's own card unless another card gains on it, paired world by world, by more than ``margin`` standard errors: with
+few worlds an estimate's noise (a deal's fish vary by tens) would otherwise pick cards at random (measured:
+docs/search.md). A single legal card is played without searching, and cards that cannot differ are played out once
+(:func:`reversis_sim.search.options_nb.distinct`).
 
 The other decisions follow a documented rule: the talon exchange, the espagnolette declaration and the declarer's
 goal are the rollout policy's own decisions (the search plays the cards; the exchange and the declaration are
 decided before any card is seen, where a rollout from an unknown deal says little more than the heuristic does).
 
 Unlike a heuristic, the search needs the table: the compiled rules, the whole trick history, the pool before the
-deal, the declarer and his goal, and scratch arrays for its worlds and rollouts (:func:`.rollout_nb.workspace`). The
-engines call :func:`.search_nb.play` directly for the ``search`` family (:data:`SEARCH_ID`), the heuristics through
-the dispatch; the rollouts call the heuristics' dispatch, so a search can never roll out with a search.
+deal, the declarer and his goal, and scratch arrays for its worlds and rollouts
+(:func:`reversis_sim.search.rollout_nb.workspace`). The engines call :func:`reversis_sim.search.decide_nb.play` directly
+for the ``search`` family (:data:`SEARCH_ID`), the heuristics through the dispatch; the rollouts call the heuristics'
+dispatch, so a search can never roll out with a search.
 
 Options raced (``race`` > 0): a card is played out in the first ``first`` worlds, and then only while its
 mean gain over the rollout policy's card, plus ``race`` standard errors of that paired mean, is above 0; the search
@@ -46,7 +53,7 @@ cost (docs/search.md: chosen on the exploring seed, measured on fresh ones). A f
 
 The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, ``infer``,
 ``tau``, ``pool``, ``start``, then the rollout policy's family id, then its parameters
-(:func:`.rollout_nb.rollout_family`; the parameters from ``N_OWN + 1`` on).
+(:func:`reversis_sim.search.rollout_nb.rollout_family`; the parameters from ``N_OWN + 1`` on).
 """
 
 from __future__ import annotations
@@ -87,5 +94,5 @@ N_OWN = len(PARAMS)
 """The search's own parameters; then its rollout policy's family id and parameter vector."""
 
 FAMILY = Family("search", SEARCH_ID, "determinized search (PIMC): each legal card played out in sampled worlds "
-                "consistent with what the seat has seen, by a rollout policy", PARAMS, ".search_nb",
+                "consistent with what the seat has seen, by a rollout policy", PARAMS, "reversis_sim.search.decide_nb",
                 rollout=DEFAULT_ROLLOUT)

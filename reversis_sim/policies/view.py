@@ -15,6 +15,10 @@ from .. import keys
 from ..game import Payment, TrickRecord
 from ..rules import Rules
 
+DECLARE_PASS, DECLARE_LOSE_ALL, DECLARE_WIN_ALL = 0, 1, 2
+"""The options of the declaration, as the kernels return them and a review names them: not to declare; to declare
+(with the goal ``lose_all`` where the preset names one, F1.4); to declare with the goal ``win_all``."""
+
 
 class SeatView(NamedTuple):
     """Everything seat ``seat`` may know when it decides (a named tuple: the reference engine makes one for each

@@ -8,7 +8,10 @@ oracle of the numba engine, which it never imports (nor does the numba engine im
 - :mod:`.table`: the rule helpers (playing order, legal cards, trick winner) and the deal of the cards;
 - :mod:`.deal`: one deal in progress (antes, exchange, declaration, tricks, side payments, the commitment);
 - :mod:`.settle`: the settlement of each scoring family (party, penalty, bank; simple moves no chips);
-- :mod:`.match`: whole deals and matches; :mod:`.audit`: settling a deal written in a record.
+- :mod:`.match`: whole deals and matches; :mod:`.audit`: settling a deal written in a record;
+- :mod:`.seat_policy`: a seat of any family, the search included, deciding by the numba decisions both engines
+  share (the one place the reference engine calls numba code: the engines differ in how they play a deal, never
+  in how a seat decides).
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from __future__ import annotations
 from .audit import ScriptedPolicy, settle_record
 from .deal import DealState
 from .match import play_deal, play_deal_outcome, play_match, replay
+from .seat_policy import SeatPolicy, Watching, make_policy
 from .table import Layout, acceptance, check_acceptance, deal_cards, eldest, legal_cards, playing_order, trick_winner
 
-__all__ = ["DealState", "Layout", "ScriptedPolicy", "acceptance", "check_acceptance", "deal_cards", "eldest",
-           "legal_cards", "play_deal", "play_deal_outcome", "play_match", "playing_order", "replay", "settle_record",
-           "trick_winner"]
+__all__ = ["DealState", "Layout", "ScriptedPolicy", "SeatPolicy", "Watching", "acceptance", "check_acceptance",
+           "deal_cards", "eldest", "legal_cards", "make_policy", "play_deal", "play_deal_outcome", "play_match",
+           "playing_order", "replay", "settle_record", "trick_winner"]

@@ -8,9 +8,10 @@ from collections.abc import Iterator, Sequence
 from .. import cards as C
 from ..constraints import Deals
 from ..game import FATE_DUMPED, DealOutcome, deal_record, dealer_of, quinola_fate
-from ..policies import Policy, PolicySpec, make_policy
+from ..policies import Policy, PolicySpec
 from ..rules import Rules
 from .deal import DealState
+from .seat_policy import make_policy
 from .settle import settle
 from .table import Layout, deal_cards
 

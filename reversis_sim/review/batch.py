@@ -194,7 +194,7 @@ def _manifest_data(job: PlayerReview, done: list[int]) -> dict:
 
 def review_chunk(job: PlayerReview, k: int, threads: int | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The decisions and deals of chunk ``k`` (numba)."""
-    from ..numba_engine.reviewing import review_matches
+    from .reviewing import review_matches
 
     first, n = job.chunk(k)
     out = review_matches(job.rules, job.table, seed=job.seed, first_match=first, n_matches=n, reviewed=[0],
@@ -210,7 +210,7 @@ def review_chunk(job: PlayerReview, k: int, threads: int | None = None) -> tuple
 
 def warm_review(job: PlayerReview) -> None:
     """Load (or compile) the review kernel of ``job``'s table in this process: one deal of one match."""
-    from ..numba_engine.reviewing import review_matches
+    from .reviewing import review_matches
 
     review_matches(job.rules, job.table, seed=job.seed, first_match=0, n_matches=1, reviewed=[0], worlds=1,
                    rollout=job.settings.rollout, match_deals=1, luck_samples=min(1, job.settings.luck_samples))

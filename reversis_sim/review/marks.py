@@ -24,13 +24,18 @@ the second (2.09-2.85), ``cautious``, ``hunter`` and ``tuned_modern`` in the thi
 ``tuned_serbian`` and ``lowest`` in the last (7.19-8.00)."""
 
 KINDS = {0: "exchange", 1: "declaration", 2: "lead", 3: "follow", 4: "discard"}
-"""A decision's kind by its code (:mod:`reversis_sim.numba_engine.review`): the talon exchange (keep the hand, or
-which card to discard), the declaration of the espagnolette (and its goal), then the cards: leading a trick,
-following suit, discarding off-suit (void in the suit led). The first two come before the first lead (trick 0 in
-a review's rows, whose tricks count from 1)."""
+"""A decision's kind by its code, declared once here: the reviewing table writes the codes (its numba code reads
+the ``KIND_*`` names below), the summaries, the pages and the figures print the names. The talon exchange (keep
+the hand, or which card to discard), the declaration of the espagnolette (and its goal), then the cards: leading a
+trick, following suit, discarding off-suit (void in the suit led). The first two come before the first lead (trick
+0 in a review's rows, whose tricks count from 1)."""
+KIND_EXCHANGE, KIND_DECLARATION, KIND_LEAD, KIND_FOLLOW, KIND_DISCARD = (
+    next(code for code, name in KINDS.items() if name == kind)
+    for kind in ("exchange", "declaration", "lead", "follow", "discard"))
+"""The kernel's code of each kind, derived from the names (plain ints: numba freezes them)."""
 
-CARD_KINDS = ("lead", "follow", "discard")
-"""The kinds of a card decision, which have a trick."""
+CARD_KINDS = tuple(KINDS[code] for code in KINDS if code >= KIND_LEAD)
+"""The kinds of a card decision, which have a trick (the codes from :data:`KIND_LEAD` on)."""
 
 KEEP = -1
 """The exchange option of keeping the hand and looking at the face-down card (R14 b)."""
@@ -41,17 +46,23 @@ def option_name(kind: int, code: int, goal: bool = False) -> str:
     the exchange, or the declaration's ``pass`` / ``declare`` (``declare lose_all`` / ``declare win_all`` where
     the preset names a goal, ``goal``)."""
     from .. import cards as C
+    from ..policies.view import DECLARE_LOSE_ALL, DECLARE_PASS
 
-    if KINDS[kind] == "declaration":
-        if code == 0:
+    if kind == KIND_DECLARATION:
+        if code == DECLARE_PASS:
             return "pass"
-        return ("declare lose_all" if code == 1 else "declare win_all") if goal else "declare"
-    if KINDS[kind] == "exchange" and code == KEEP:
+        return ("declare lose_all" if code == DECLARE_LOSE_ALL else "declare win_all") if goal else "declare"
+    if kind == KIND_EXCHANGE and code == KEEP:
         return "keep"
     return C.name(int(code))
 
 SITUATIONS = {1: "holds_quinola", 2: "void", 4: "reversis_committed", 8: "last_two_tricks"}
-"""The situation flags of a decision by bit."""
+"""The situation flags of a decision by bit, declared once here: the seat holds the J♥; it is void in the suit led
+(it discards); a reversis is committed; one of the last two tricks."""
+FLAG_QUINOLA, FLAG_VOID, FLAG_REVERSIS, FLAG_LAST_TWO = (
+    next(bit for bit, name in SITUATIONS.items() if name == flag)
+    for flag in ("holds_quinola", "void", "reversis_committed", "last_two_tricks"))
+"""The kernel's bit of each situation, derived from the names."""
 
 
 def mark(loss: float, loss_se: float) -> str | None:

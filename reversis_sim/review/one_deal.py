@@ -4,7 +4,7 @@ loss and its mark, the hindsight best, and per seat the decisions, the loss and 
 
 The deal is the engine's (the record is :func:`reversis_sim.engines.get_engine`'s ``deal_record`` of the same
 seats, seed, match and deal); the review plays it again in the numba engine with the decisions valued as they are
-taken (:func:`reversis_sim.numba_engine.reviewing.review_matches`), numba only.
+taken (:func:`reversis_sim.review.reviewing.review_matches`), numba only.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def review_deal(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: 
     """The review of one deal as a JSON-ready dict: ``record`` (the deal record), ``review`` (the settings),
     ``decisions`` (each with its ``options``: card, ``value``, ``se``, ``hindsight``), ``seats`` (per reviewed
     seat: decisions, non-forced decisions, total and mean loss, fish, luck, luck-adjusted fish)."""
-    from ..numba_engine.reviewing import review_matches
+    from .reviewing import review_matches
 
     record = get_engine("numba").deal_record(rules, seats, seed=seed, match=match, deal=deal, deals=deals)
     out = review_matches(rules, seats, seed=seed, first_match=match, n_matches=1, reviewed=settings.seats,
@@ -53,7 +53,7 @@ def review_deal(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, match: 
 
 
 def decision_dicts(rules: Rules, reviewed, rows) -> list[dict]:
-    """The decisions ``rows`` of a review (:class:`reversis_sim.numba_engine.reviewing.Reviewed`, its options
+    """The decisions ``rows`` of a review (:class:`reversis_sim.review.reviewing.Reviewed`, its options
     kept) as JSON-ready dicts: where (``trick`` 1-based, 0 before the first lead), who, what kind, the option
     played and the best with their values, the loss, its standard error and mark, the hindsight, each option."""
     d = reviewed.decisions

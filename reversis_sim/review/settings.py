@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..policies import PolicySpec, parse_spec
 
 MAX_WORLDS = 1024
-"""The most worlds a decision is reviewed in (the kernel's ``review_nb.MAX_WORLDS``; a test keeps them equal)."""
+"""The most worlds a decision is reviewed in (the kernel's ``evaluate_nb.MAX_WORLDS``; a test keeps them equal)."""
 MIN_WORLDS = 3
 """The fewest worlds a decision is reviewed in: half of them (one, of three) choose the best option and the others
 measure its loss, whose standard error, from which the marks ?! ? ?? are judged, needs two measuring worlds (one
@@ -86,7 +86,7 @@ def review_settings(n_seats: int, table: Sequence[PolicySpec], seats: Sequence[i
     if spec.family == "search":
         raise ReviewError("the reviewer's rollout policy must be a heuristic: a search rolling out with a search "
                           "would search inside every world")
-    choosing = int(worlds) // 2 if int(worlds) > 1 else 1  # the worlds that choose the best (review_nb.summarize)
+    choosing = int(worlds) // 2 if int(worlds) > 1 else 1  # the worlds that choose the best (evaluate_nb.summarize)
     for s in chosen:
         p = table[s]
         if p.family == "search" and int(dict(p.params)["worlds"]) == choosing and p.rollout == spec:

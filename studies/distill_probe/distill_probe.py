@@ -3,9 +3,9 @@ distilled from the review's option values, choose better than `strong` (route (a
 built.
 
 Data. Self-play of `strong` in all four seats under `parlett`. Every card decision with two or more distinct options
-is reviewed by the machinery of `reversis-sim review` (numba_engine.reviewing.review_matches): each option played
+is reviewed by the machinery of `reversis-sim review` (review.reviewing.review_matches): each option played
 out in 16 worlds consistent with what the seat knew, by `strong` in every seat; the first 8 worlds choose the
-review's best option, the other 8 measure every option's value (policies/review_nb.summarize). The exchange and
+review's best option, the other 8 measure every option's value (review/evaluate_nb.summarize). The exchange and
 the declaration stay the heuristic's and are not modelled. Seeds: train 301, validation 302, test 303.
 
 Features see only what the deciding seat may know. Each position is rebuilt from the deal's record
@@ -53,10 +53,11 @@ from numba import njit
 
 from reversis_sim import cards as C
 from reversis_sim.game import dealer_of
-from reversis_sim.numba_engine.reviewing import review_matches
 from reversis_sim.numba_engine.trace import trace_match
-from reversis_sim.policies import NAMED, make_policy, parse_spec
+from reversis_sim.policies import NAMED, parse_spec
+from reversis_sim.reference import make_policy
 from reversis_sim.reference.match import play_deal
+from reversis_sim.review.reviewing import review_matches
 from reversis_sim.rules import get_preset
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -29,7 +29,7 @@ import numpy as np
 
 from reversis_sim import cards as C
 from reversis_sim import reference
-from reversis_sim.policies import Watching, make_policy
+from reversis_sim.reference import Watching, make_policy
 from reversis_sim.rules import PRESETS
 
 

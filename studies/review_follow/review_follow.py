@@ -21,8 +21,8 @@ import numpy as np
 
 from reversis_sim.analysis.stats import mean_ci
 from reversis_sim.numba_engine import play_matches
-from reversis_sim.numba_engine.reviewing import review_matches
 from reversis_sim.policies import parse_seats
+from reversis_sim.review.reviewing import review_matches
 from reversis_sim.rules import PRESETS
 
 

@@ -4,24 +4,27 @@
 ``review`` (:func:`reversis_sim.review.one_deal.review_deal`) plays the deal again in the numba engine from its
 key, every seat deciding by its policy. A person is not a policy, so a person's deal is reviewed from its record
 instead, by the same kernel: the record is played again with every decision taken from it
-(:func:`reversis_sim.numba_engine.reviewing.review_record`), and each decision of the reviewed seats is valued as
+(:func:`reversis_sim.review.reviewing.review_record`), and each decision of the reviewed seats is valued as
 the reviewing table values it, in worlds drawn with the review's keys (by seed, match, deal, seat, trick and
 position), so that a bot's decision reviewed here gets ``review``'s numbers to the digit (a test holds it). Any
 record can be reviewed so, a person's or a bot's, whatever the match before it; the luck of the hand (deals dealt
 again and played by the seat's policy) is the one column a person's review cannot have.
+
+It is the review's third job beside one deal (:mod:`.one_deal`) and a player (:mod:`.batch`): ``review record FILE``
+and ``play``'s report and ``hint`` call it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..numba_engine.reviewing import record_arrays, review_key
-from ..numba_engine.reviewing import review_record as review_record_nb
+from ..game import rules_of
 from ..policies import PolicySpec, parse_spec
-from ..review.marks import THRESHOLDS
-from ..review.one_deal import decision_dicts, decisions_taken
 from ..rules import Rules
-from .records import rules_of
+from .marks import THRESHOLDS
+from .one_deal import decision_dicts, decisions_taken
+from .reviewing import record_arrays, review_key
+from .reviewing import review_record as review_record_nb
 
 
 def review_record(record: dict, seats: Sequence[int], *, worlds: int = 16, rollout: PolicySpec | str = "tuned",

@@ -1,9 +1,9 @@
 """The review's batch API: matches played by the engine with the reviewed seats' decisions valued
-as they are taken (:mod:`.review`), returned as plain columns.
+as they are taken (:mod:`.table_nb`), returned as plain columns.
 
-:func:`review_matches` validates and allocates; :func:`.review.review_matches_nb` computes. Like
-:func:`.batch.play_matches`, a match is a pure function of (rules, seats, seed, match) and of the review's
-settings: the decisions and their values are the same whatever the thread count and the split into calls.
+:func:`review_matches` validates and allocates; :func:`.table_nb.review_matches_nb` computes. Like
+:func:`reversis_sim.numba_engine.batch.play_matches`, a match is a pure function of (rules, seats, seed, match) and of
+the review's settings: the decisions and their values are the same whatever the thread count and the split into calls.
 """
 
 from __future__ import annotations
@@ -21,30 +21,18 @@ from ..kernel import layout as D
 from ..kernel.compiled import MAX_SEATS, MAX_TRICKS, compile_rules
 from ..kernel.layout import Seats
 from ..kernel.units import call, compile_beside
-from ..policies import PolicySpec, parse_spec, search_nb
-from ..policies.choose_nb import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
+from ..numba_engine.batch import numba_threads, run_pieces
+from ..numba_engine.seats import constraint_arrays, policy_seed_array, search_unit, searching, seat_arrays, seed_u64
+from ..policies import PolicySpec, parse_spec
 from ..policies.deal_nb import PLAY_FROM
-from ..policies.review_nb import (
-    EVALUATE,
-    F_H_LOSS,
-    F_H_PLAYED,
-    F_LEN,
-    F_LOSS,
-    F_LOSS_SE,
-    F_VALUE_BEST,
-    F_VALUE_PLAYED,
-    MAX_OPTIONS,
-    MAX_WORLDS,
-    S_BEST,
-    S_H_BEST,
-    S_N_OPTIONS,
-    S_N_WORLDS,
-    S_PLAYED,
-)
 from ..policies.search import SEARCH_ID
+from ..policies.view import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..rules import Rules
-from .batch import numba_threads, run_pieces
-from .review import (
+from ..search import decide_nb
+from .before_nb import EVALUATE_BEFORE
+from .evaluate_nb import EVALUATE, MAX_OPTIONS, MAX_WORLDS
+from .row import DECISION_FLOAT, DECISION_INT, DI_LEN, DI_SLOT, DI_VERDICT, F_LEN, S_N_OPTIONS
+from .table_nb import (
     BLOCK,
     C_DEALS,
     C_END,
@@ -58,14 +46,6 @@ from .review import (
     C_PER_DEAL,
     C_REVIEWED,
     C_WORLDS,
-    DI_FLAGS,
-    DI_KIND,
-    DI_LEN,
-    DI_POS,
-    DI_SEAT,
-    DI_SLOT,
-    DI_TRICK,
-    DI_VERDICT,
     FOLLOW_BEFORE,
     FOLLOW_CARDS,
     RF_DEALER,
@@ -83,15 +63,9 @@ from .review import (
     review_record_nb,
     scratch,
 )
-from .review_before import EVALUATE_BEFORE
-from .seats import constraint_arrays, policy_seed_array, search_unit, searching, seat_arrays, seed_u64
 
-DECISION_INT = {"seat": DI_SEAT, "trick": DI_TRICK, "position": DI_POS, "kind": DI_KIND, "flags": DI_FLAGS,
-                "best": DI_VERDICT + S_BEST, "played": DI_VERDICT + S_PLAYED, "hindsight_best": DI_VERDICT + S_H_BEST,
-                "options": DI_VERDICT + S_N_OPTIONS, "worlds": DI_VERDICT + S_N_WORLDS}
-DECISION_FLOAT = {"value_played": F_VALUE_PLAYED, "value_best": F_VALUE_BEST, "loss": F_LOSS, "loss_se": F_LOSS_SE,
-                  "hindsight_loss": F_H_LOSS, "hindsight_played": F_H_PLAYED}
-"""The columns of the decision table and where the kernel writes them (``trick`` is 0-based here)."""
+# The columns of the decision table and where the kernel writes them (DECISION_INT, DECISION_FLOAT) are declared
+# once, in .row (``trick`` is 0-based here, 1-based in a review folder).
 
 
 @dataclass
@@ -118,13 +92,13 @@ def review_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int
                    match_deals: int | None = None,
                    threads: int | None = None, policy_seeds: Sequence[int] | None = None,
                    deals: Deals | None = None) -> Reviewed:
-    """Play matches ``first_match ..`` as :func:`.batch.play_matches` does and review the decisions of the
-    seats ``reviewed``: each option valued in ``worlds`` worlds by ``rollout`` (a heuristic in every seat of the
-    rollouts), and in the true deal. ``follow_best``: the reviewed seats take the reviewer's best option (True;
-    ``"cards"``: its best card only; ``"before"``: its best exchange and declaration only, the cards their own);
+    """Play matches ``first_match ..`` as :func:`reversis_sim.numba_engine.batch.play_matches` does and review the
+    decisions of the seats ``reviewed``: each option valued in ``worlds`` worlds by ``rollout`` (a heuristic in every
+    seat of the rollouts), and in the true deal. ``follow_best``: the reviewed seats take the reviewer's best option
+    (True; ``"cards"``: its best card only; ``"before"``: its best exchange and declaration only, the cards their own);
     ``only_deal``: review that deal of each match only (the match is played up to it and stops);
     ``keep_options``: keep every option's value (one deal); ``luck_samples``: deals dealt again per reviewed seat
-    and deal to measure the luck of its hand (:func:`.review._luck`; 0: none)."""
+    and deal to measure the luck of its hand (:func:`.table_nb._luck`; 0: none)."""
     rollout = parse_spec(rollout) if isinstance(rollout, str) else rollout
     if rollout.family_id == SEARCH_ID:
         raise ValueError("the reviewer's rollout policy must be a heuristic (the search plays out with one)")
@@ -170,7 +144,7 @@ def review_matches(rules: Rules, seats: Sequence[PolicySpec | str], *, seed: int
 
 def _run(rules: Rules, seats, arrays, kernel_seats: Seats, seed: int, policy_seeds, constraint, reviewer: Seats,
          conf: np.ndarray, out: ReviewOut, threads: int | None) -> None:
-    """Review the matches into ``out`` with :func:`.review.review_blocks`, its blocks shared among ``threads``
+    """Review the matches into ``out`` with :func:`.table_nb.review_blocks`, its blocks shared among ``threads``
     threads (default: numba's thread count)."""
     n_blocks = (int(conf[C_MATCHES]) + BLOCK - 1) // BLOCK
     with numba_threads(threads):
@@ -214,7 +188,7 @@ def _columns(rules: Rules, out: ReviewOut, first_match: int, n_deals: int, per_d
 
 def review_record(rules: Rules, record: Record, *, key: int, reviewed: Sequence[int], worlds: int,
                   rollout: PolicySpec | str, card: int | None = None) -> Reviewed:
-    """The decisions of the seats ``reviewed`` in the deal record ``record`` (a :class:`.review.Record`: any deal,
+    """The decisions of the seats ``reviewed`` in the deal record ``record`` (a :class:`.table_nb.Record`: any deal,
     a person's or a bot's, whatever came before it), valued as :func:`review_matches` values them in the
     reviewing table, with the choices taken in the record, by the same kernel: ``key`` is the deal's review key
     (``keys.stream(seed, match, deal, PURPOSE_REVIEW)`` before the seat), so that a bot's deal reviewed from its
@@ -238,7 +212,7 @@ def review_record(rules: Rules, record: Record, *, key: int, reviewed: Sequence[
                     np.zeros((1, 1, 1)))
     sc = scratch(rules.n_seats, False, constraint_arrays(rules, None), Seats(r_family, r_params), conf, out)
     sc.st.key[0] = np.uint64(key)
-    units = Units(PLAY_FROM, search_nb.NO_SEARCH, EVALUATE, EVALUATE_BEFORE)
+    units = Units(PLAY_FROM, decide_nb.NO_SEARCH, EVALUATE, EVALUATE_BEFORE)
     compile_beside(PLAY_FROM, EVALUATE, EVALUATE_BEFORE)
     anyone = Seats(np.zeros(rules.n_seats, np.int64), np.zeros((rules.n_seats, 1), np.float64))
     if card is None:
@@ -265,7 +239,7 @@ def review_key(record: dict) -> int:
 
 def record_arrays(rules: Rules, record: dict) -> Record:
     """The deal record ``record`` (a whole deal, or a deal in progress: its tricks so far) as the kernel plays it
-    again (:class:`reversis_sim.numba_engine.review.Record`)."""
+    again (:class:`reversis_sim.review.table_nb.Record`)."""
     n = rules.n_seats
     facts = np.zeros(RF_LEN, np.int64)
     facts[RF_DEALER], facts[RF_POOL] = record["dealer"], record["pool_before"]

@@ -1,7 +1,7 @@
-"""Inference for the search (``infer=rollout``, :mod:`.search`): how likely the cards the other seats have played are
-in a world (:func:`loglik`, the history replayed with the rollout policy asked in each seat's place), and the
-weights made of those log-likelihoods (:func:`cumulate` for resampling, :func:`relative` for importance
-sampling). The worlds are drawn and weighed by :func:`.search_nb.weigh`."""
+"""Inference for the search (``infer=rollout``, :mod:`reversis_sim.policies.search`): how likely the cards the other
+seats have played are in a world (:func:`loglik`, the history replayed with the rollout policy asked in each seat's
+place), and the weights made of those log-likelihoods (:func:`cumulate` for resampling, :func:`relative` for importance
+sampling). The worlds are drawn and weighed by :func:`.decide_nb.weigh`."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from ..kernel.view import (
     seat_plays,
     start_view,
 )
-from . import dispatch
+from ..policies import dispatch
 
 _ZERO = np.uint64(0)
 
@@ -36,12 +36,12 @@ _ZERO = np.uint64(0)
 @njit_nrt_free
 def loglik(P, n, tables, view, lead, tricks, inv_tau, ws):
     """The log-likelihood of the cards the other seats have played so far in the deal of ``view``, were their hands
-    at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`.search_nb.rollout_seats`)
+    at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`.decide_nb.rollout_seats`)
     softened by ``1 / inv_tau``: of L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1),
     each other one 1 / (e^(1/tau) + L - 1); a single legal card says nothing. -inf where a card played was not
     legal in that world (a guard: the sampler honours every rule of the history, the first lead's heart rule too).
 
-    The history is replayed card by card as the kernel's trick loop plays it (:mod:`.deal_nb`),
+    The history is replayed card by card as the kernel's trick loop plays it (:mod:`reversis_sim.policies.deal_nb`),
     each other seat asked on the view it had then (the deal's facts, the trick so far, the reversis streak, the
     cards seen, its hand in this world), but for the talon cards it knew, which the searching seat cannot know
     (none); the leaders and winners are the history's own, so nothing is settled and

@@ -2,7 +2,7 @@
 take at all) and the declaration of the espagnolette (with its goal where the preset names one).
 
 Each option is played out from the moment of the decision in worlds consistent with what the seat knew then, as
-:mod:`reversis_sim.policies.review_nb` plays out the cards: the same worlds and the same rollout policy for every
+:mod:`reversis_sim.review.evaluate_nb` plays out the cards: the same worlds and the same rollout policy for every
 option (common random numbers), half the worlds choosing the best and half measuring (its ``summarize``), and once
 in the true deal (hindsight). A rollout plays the rest of the exchange, the declaration and every trick with the
 reviewer's rollout policy in every seat, then settles (:func:`play_out`).
@@ -60,10 +60,10 @@ from ..kernel.layout import (
 from ..kernel.payments import position, round_origin
 from ..kernel.tricks import eldest_of
 from ..kernel.units import I64, P_TYPE, TABLES_TYPE, Unit, deal_type
-from ..policies.choose_nb import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 from ..policies.deal_nb import PLAY_FROM, begin, exchange_seat
-from ..policies.options_nb import distinct
-from ..policies.review_nb import COUNT_OPTIONS, MAX_OPTIONS, MAX_WORLDS, review_scratch
+from ..policies.view import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
+from ..search.options_nb import distinct
+from .evaluate_nb import COUNT_OPTIONS, MAX_OPTIONS, MAX_WORLDS, review_scratch
 
 DECLARATION = N_ACTIVE
 """The step of the declaration, after the exchange's ``N_ACTIVE`` steps."""
@@ -73,7 +73,7 @@ Before = namedtuple("Before", "deal cards hands offered known none")
 :class:`~reversis_sim.kernel.layout.Deal` a rollout is played in; ``cards`` int64 ``(64,)``: the unseen cards,
 shuffled; a world: ``hands`` (uint64 ``(MAX_SEATS,)``, each seat's hand at the step), ``offered`` (int64, each
 face-down card still to be exchanged, -1 none), ``known`` (uint64, the talon card each seat knows); ``none`` uint64
-``(MAX_SEATS,)`` of zeros (no card played yet, for :func:`~reversis_sim.policies.options_nb.distinct`)."""
+``(MAX_SEATS,)`` of zeros (no card played yet, for :func:`~reversis_sim.search.options_nb.distinct`)."""
 
 
 def before_scratch() -> Before:
@@ -235,7 +235,7 @@ def declaration_world(P, n, tables, real, b, seat, key, truth):
 @njit_nrt_free
 def exchange_options(hand, must, played, cards, b, n, tables):
     """The options of an exchange into ``cards``: keeping the hand (-1) where the seat may, then one card of each
-    set of equivalent cards to discard (:func:`~reversis_sim.policies.options_nb.distinct`, nothing played yet;
+    set of equivalent cards to discard (:func:`~reversis_sim.search.options_nb.distinct`, nothing played yet;
     ``played`` for its own set). Returns how many."""
     n_opt = 0
     if not must:
@@ -263,9 +263,9 @@ def declaration_options(P, cards):
 @njit_nrt_free
 def evaluate_before(P, n, tables, real, b, r, seat, step, own, key, n_worlds, play_from):
     """Play out each of the ``r.count[COUNT_OPTIONS]`` options in ``r.cards`` (a
-    :class:`~reversis_sim.policies.review_nb.Review`) of ``seat``'s decision at ``step`` (``own``: its hand) in
+    :class:`~reversis_sim.review.evaluate_nb.Review`) of ``seat``'s decision at ``step`` (``own``: its hand) in
     ``n_worlds`` worlds drawn with ``key`` and in the true deal, into ``r.values`` (the rows of
-    :func:`~reversis_sim.policies.review_nb.summarize`), the rollout policy ``r.ws.seats`` in every seat, by the
+    :func:`~reversis_sim.review.evaluate_nb.summarize`), the rollout policy ``r.ws.seats`` in every seat, by the
     deal skeleton ``play_from``. Returns the worlds drawn."""
     values, seats, n_opt = r.values, r.ws.seats, r.count[COUNT_OPTIONS]
     nw = 0

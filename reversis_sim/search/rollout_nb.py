@@ -1,6 +1,6 @@
-"""A searching seat's rollouts (:mod:`.search_nb`, and the review's, :mod:`.review_nb`): its scratch arrays, the
-deal's public history replayed once per decision (:func:`replay_history`), and each option played out from there in
-one world by the rollout policy in every seat, through the kernel's own trick loop, then settled
+"""A searching seat's rollouts (:mod:`.decide_nb`, and the review's, :mod:`reversis_sim.review.evaluate_nb`): its
+scratch arrays, the deal's public history replayed once per decision (:func:`replay_history`), and each option played
+out from there in one world by the rollout policy in every seat, through the kernel's own trick loop, then settled
 (:func:`rollout`)."""
 
 from __future__ import annotations
@@ -53,10 +53,10 @@ from ..kernel.view import (
     V_TRICK,
     mask,
 )
+from ..policies.deal_nb import begin, start_tricks
+from ..policies.search import MAX_ROLLOUT_PARAMS, N_OWN
 from . import worlds as W
-from .deal_nb import begin, start_tricks
 from .options_nb import ST_LEN
-from .search import MAX_ROLLOUT_PARAMS, N_OWN
 
 _ZERO = np.uint64(0)
 
@@ -121,8 +121,8 @@ def replay_history(P, n, tables, view, tricks, ws, play_from):
     the deal's facts, the antes, the declarer and his goal, the tricks with their payments and claims, the trick in
     progress. The cards played are public, so this does not depend on the world: each seat holds only the cards it
     played (every card of the history is legal with them: :func:`holders` counted them). ``play_from``: the deal
-    skeleton (:data:`.deal_nb.PLAY_FROM`), which stops at the decision (every seat stops, every earlier card is
-    the history's)."""
+    skeleton (:data:`reversis_sim.policies.deal_nb.PLAY_FROM`), which stops at the decision (every seat stops, every
+    earlier card is the history's)."""
     trick_index, n_cur, dealer = view[V_TRICK], view[V_N_CUR], view[V_DEALER]
     deal, h = ws.deal, ws.history
     row, hands, rtricks = deal.row, deal.hands, deal.tricks

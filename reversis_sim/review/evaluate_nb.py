@@ -1,13 +1,13 @@
 """The value of every option of a card decision, from what the deciding seat knew: the review's numba core
-(the reviewing table is :mod:`reversis_sim.numba_engine.review`).
+(the reviewing table is :mod:`reversis_sim.review.table_nb`).
 
-The options are the seat's distinct legal cards (:func:`.options_nb.distinct`: one of each set of equivalent cards,
-the card it played for its own set). Each is played out in the same ``n_worlds`` worlds consistent with the seat's
-information (:func:`.search_nb.draw_world`, sampled as the search samples them) by the same rollout policy in
-every seat (:func:`.search_nb.rollout`), so the options are compared on common random numbers: the loss of the card
-played against the best is a paired difference whose standard error is that of the per-world differences; half
-the worlds choose the best, the other half measure (:func:`summarize`). Then the *hindsight* values: each option
-played out once in the true deal (every hand known), as bridge's double-dummy
+The options are the seat's distinct legal cards (:func:`reversis_sim.search.options_nb.distinct`: one of each set of
+equivalent cards, the card it played for its own set). Each is played out in the same ``n_worlds`` worlds consistent
+with the seat's information (:func:`reversis_sim.search.decide_nb.draw_world`, sampled as the search samples them) by
+the same rollout policy in every seat (:func:`reversis_sim.search.rollout_nb.rollout`), so the options are compared on
+common random numbers: the loss of the card played against the best is a paired difference whose standard error is that
+of the per-world differences; half the worlds choose the best, the other half measure (:func:`summarize`). Then the
+*hindsight* values: each option played out once in the true deal (every hand known), as bridge's double-dummy
 analysis shows it.
 """
 
@@ -24,20 +24,28 @@ from ..kernel.jit import njit_nrt_free
 from ..kernel.layout import COL_PARTY_VALUE, H_LEAD
 from ..kernel.units import I64, P_TYPE, TABLES_TYPE, Unit, deal_type
 from ..kernel.view import V_HAND, V_LEGAL, V_SEAT, V_TALON_KNOWN, mask
-from .deal_nb import PLAY_FROM
-from .options_nb import distinct
-from .rollout_nb import LEAD_PLAYED, LEAD_WORLD, replay_history, rollout, workspace, world_talon_points
-from .search_nb import draw_world, holders
+from ..policies.deal_nb import PLAY_FROM
+from ..search.decide_nb import draw_world, holders
+from ..search.options_nb import distinct
+from ..search.rollout_nb import LEAD_PLAYED, LEAD_WORLD, replay_history, rollout, workspace, world_talon_points
+from .row import (
+    F_H_LOSS,
+    F_H_PLAYED,
+    F_LOSS,
+    F_LOSS_SE,
+    F_VALUE_BEST,
+    F_VALUE_PLAYED,
+    S_BEST,
+    S_H_BEST,
+    S_N_OPTIONS,
+    S_N_WORLDS,
+    S_PLAYED,
+)
 
 MAX_WORLDS = 1024
 """The most worlds a decision is reviewed in (``--worlds``)."""
 MAX_OPTIONS = 16
 """The most distinct options of a card decision (a hand has at most 13 cards)."""
-
-# the summary of one reviewed decision, :func:`summarize`
-S_BEST, S_PLAYED, S_H_BEST, S_N_OPTIONS, S_N_WORLDS = range(5)
-F_VALUE_PLAYED, F_VALUE_BEST, F_LOSS, F_LOSS_SE, F_H_LOSS, F_H_PLAYED = range(6)
-F_LEN = 6
 
 COUNT_OPTIONS, COUNT_WORLDS = range(2)
 """The cells of ``Review.count``: the options of the decision in review, the worlds they were played out in."""
@@ -46,9 +54,9 @@ O_CARD, O_VALUE, O_SE, O_HINDSIGHT = range(4)
 value in the true deal."""
 
 Review = namedtuple("Review", "ws cards values count")
-"""A reviewer's scratch (one per thread): ``ws``, a search :class:`~.search_nb.Workspace` whose rollout seats hold
-the reviewer's rollout policy (:func:`set_rollout`); ``cards`` int64 ``(MAX_OPTIONS,)``: the options of the
-decision in review; ``values`` float64 ``(MAX_WORLDS + 1, MAX_OPTIONS)``: each option's result in each world, the
+"""A reviewer's scratch (one per thread): ``ws``, a search :class:`~reversis_sim.search.rollout_nb.Workspace` whose
+rollout seats hold the reviewer's rollout policy (:func:`set_rollout`); ``cards`` int64 ``(MAX_OPTIONS,)``: the options
+of the decision in review; ``values`` float64 ``(MAX_WORLDS + 1, MAX_OPTIONS)``: each option's result in each world, the
 last row its result in the true deal; ``count`` int64 ``(2,)``: the options and the worlds played out."""
 
 

@@ -1,5 +1,5 @@
-"""The numba code of the ``search`` family (declared, with how it searches, in :mod:`.search`): the worlds a seat
-samples, the card it plays (its rollouts: :mod:`.rollout_nb`)."""
+"""The numba code of the ``search`` family (declared, with how it searches, in :mod:`reversis_sim.policies.search`): the
+worlds a seat samples, the card it plays (its rollouts: :mod:`.rollout_nb`)."""
 
 from __future__ import annotations
 
@@ -32,9 +32,20 @@ from ..kernel.view import (
     V_TRICK,
     mask,
 )
-from . import dispatch
+from ..policies import dispatch
+from ..policies.deal_nb import PLAY_FROM
+from ..policies.search import (
+    N_OWN,
+    SEARCH_FIRST,
+    SEARCH_INFER,
+    SEARCH_MARGIN,
+    SEARCH_POOL,
+    SEARCH_RACE,
+    SEARCH_START,
+    SEARCH_TAU,
+    SEARCH_WORLDS,
+)
 from . import worlds as W
-from .deal_nb import PLAY_FROM
 from .inference_nb import cumulate, loglik, relative
 from .options_nb import ST_GAIN, ST_GAIN_SQ, ST_LAST, ST_WEIGHT, ST_WEIGHT_SQ, best, distinct, raced
 from .rollout_nb import (
@@ -51,17 +62,6 @@ from .rollout_nb import (
     rollout_seats,
     workspace,
     world_talon_points,
-)
-from .search import (
-    N_OWN,
-    SEARCH_FIRST,
-    SEARCH_INFER,
-    SEARCH_MARGIN,
-    SEARCH_POOL,
-    SEARCH_RACE,
-    SEARCH_START,
-    SEARCH_TAU,
-    SEARCH_WORLDS,
 )
 
 _SALT = 0x5EA5C4  # folds the search's purpose into its draws' key
@@ -218,8 +218,8 @@ def decide(params, draws, view, tables, P, n, tricks, ws, play_from):
     it knows, the declarer and his goal, the pool before the deal and whether its antes were doubled) and the trick
     history ``tricks[:view[V_TRICK]]`` (leader, cards in playing order, winner) with the trick in progress: all
     public or its own. ``n``: the seats at the table; ``play_from``: the deal skeleton its rollouts are played by
-    (:data:`.deal_nb.PLAY_FROM`). No consistent world (never seen; the sampler is exact) leaves the rollout policy's
-    card."""
+    (:data:`reversis_sim.policies.deal_nb.PLAY_FROM`). No consistent world (never seen; the sampler is exact) leaves the
+    rollout policy's card."""
     seat, hand, legal, trick_index, n_cur = (view[V_SEAT], mask(view, V_HAND), mask(view, V_LEGAL), view[V_TRICK],
                                              view[V_N_CUR])
     world, stats = ws.lead[LEAD_WORLD], ws.stats

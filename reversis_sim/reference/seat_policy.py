@@ -1,7 +1,11 @@
 """A seat's policy in the reference engine: a :class:`~reversis_sim.policies.view.SeatView` turned into the seat's
 view record (:mod:`reversis_sim.kernel.view`), the very record the kernels fill, and handed to the shared numba
-decisions (:mod:`.dispatch`, and :func:`.search_nb.play` for a search). Both engines therefore run the same
-decision code on the same facts for every family; the engines are checked against each other."""
+decisions (:mod:`reversis_sim.policies.dispatch`, and :func:`reversis_sim.search.decide_nb.play` for a search). Both
+engines therefore run the same decision code on the same facts for every family; the engines are checked against
+each other.
+
+It lives with the reference engine, above the search, because it seats every family the spec parser knows, the
+search included: the policies below it know the search only by its declaration."""
 
 from __future__ import annotations
 
@@ -37,11 +41,12 @@ from ..kernel.view import (
     new_view,
 )
 from ..keys import N_DRAWS
-from . import dispatch, random_nb, rollout_nb, search_nb
-from .deal_nb import PLAY_FROM
-from .random import FAMILY as RANDOM
-from .registry import PolicySpec, parse_spec
-from .view import SeatView
+from ..policies import dispatch, random_nb
+from ..policies.deal_nb import PLAY_FROM
+from ..policies.random import FAMILY as RANDOM
+from ..policies.registry import PolicySpec, parse_spec
+from ..policies.view import SeatView
+from ..search import decide_nb, rollout_nb
 
 RANDOM_ID = RANDOM.family_id
 
@@ -153,24 +158,24 @@ class SeatPolicy:
             return int(random_nb.pick(self._draws, np.uint64(C.mask(legal)), view.trick_index))
         v = self._fill(view, legal)
         if self.searches:
-            return self._checked(search_nb.play(self.params, self._draws, v, cr.tables, cr.params, view.rules.n_seats,
+            return self._checked(decide_nb.play(self.params, self._draws, v, cr.tables, cr.params, view.rules.n_seats,
                                                 self._history(view), self._ws, PLAY_FROM))
         return self._checked(dispatch.play(self.family, self.params, self._draws, v, cr.tables))
 
     def pool_worlds(self, view: SeatView, legal: tuple[int, ...], k: int) -> tuple[np.ndarray, np.ndarray]:
-        """A search's weighed worlds at this decision (:func:`.search_nb.pool_worlds`, under its ``tau`` and rollout
+        """A search's weighed worlds at this decision (:func:`.decide_nb.pool_worlds`, under its ``tau`` and rollout
         policy): each seat's hand at the first lead, ``uint64 (k, MAX_SEATS)``, and each world's log-likelihood.
         For tests and studies of inference."""
         if not self.searches:
             raise ValueError(f"{self.spec} is not a search: it weighs no worlds")
         cr = self._tables(view)
         out, logw = np.zeros((k, MAX_SEATS), np.uint64), np.zeros(k, np.float64)
-        got = search_nb.pool_worlds(self.params, self._draws, self._fill(view, legal), cr.tables, cr.params,
+        got = decide_nb.pool_worlds(self.params, self._draws, self._fill(view, legal), cr.tables, cr.params,
                                     view.rules.n_seats, self._history(view), self._ws, out, logw)
         return out[:got], logw[:got]
 
     def search_args(self, view: SeatView, legal: tuple[int, ...]) -> tuple:
-        """The arguments of :data:`.search_nb.play` at this decision, copied (its parameters, draws, view record,
+        """The arguments of :data:`.decide_nb.play` at this decision, copied (its parameters, draws, view record,
         tables, rules, table size, trick history, workspace and the deal skeleton), so that a benchmark can time
         the search's decisions apart from the engine (``bench/bench_decisions.py``)."""
         if not self.searches:

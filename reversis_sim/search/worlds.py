@@ -1,8 +1,8 @@
 """Worlds a seat cannot tell apart: the hidden cards dealt again, consistently with everything the seat knows.
 
-A searching seat (:mod:`.search`) knows its own hand, the talon cards it has seen (its discard, or the card it
-looked at), every card played and by whom, and the suits each seat has shown it lacks (it did not follow the suit
-led). Every other card, the *unseen* cards, lies in the other seats' hands or in the talon, in numbers the seat
+A searching seat (:mod:`reversis_sim.policies.search`) knows its own hand, the talon cards it has seen (its discard, or
+the card it looked at), every card played and by whom, and the suits each seat has shown it lacks (it did not follow the
+suit led). Every other card, the *unseen* cards, lies in the other seats' hands or in the talon, in numbers the seat
 knows (each hand holds one card per trick still to play). A *world* gives each of those holders a set of unseen
 cards of the right size, no seat a card of a suit it has shown it lacks, and the espagnolette declarer a hand that
 was eligible (R38). :func:`sample_world` draws one world uniformly among all consistent worlds:

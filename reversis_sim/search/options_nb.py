@@ -1,6 +1,7 @@
-"""The options a searching seat plays out, and how it judges them (:mod:`.search`, :mod:`.search_nb`): the distinct
-legal cards (:func:`distinct`), each card's mean gain over the rollout policy's card and its standard error from
-weighted sums (:func:`mean_se`), the race (:func:`raced`) and the margin rule (:func:`best`)."""
+"""The options a searching seat plays out, and how it judges them (:mod:`reversis_sim.policies.search`,
+:mod:`.decide_nb`): the distinct legal cards (:func:`distinct`), each card's mean gain over the rollout policy's card
+and its standard error from weighted sums (:func:`mean_se`), the race (:func:`raced`) and the margin rule
+(:func:`best`)."""
 
 from __future__ import annotations
 

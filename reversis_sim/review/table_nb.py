@@ -1,18 +1,17 @@
 """The reviewing table: matches played exactly as the engine plays them, every decision of the
 reviewed seats valued as it is taken.
 
-The trick loop's chooser is the engine's (:func:`.policy.choose_play`, the seat's own card), then, for a reviewed
-seat with more than one distinct legal card, :func:`reversis_sim.policies.review_nb.evaluate`: every option
-played out in worlds consistent with what the seat knew, and in the true deal; the verdict goes to one decision
-row. The exchange and the declaration are reviewed the same way by the deal's own exchange and declaration with
-reviewing choosers (:mod:`.review_before`: each option played out from that moment). The option taken stays the
+The trick loop's chooser is the engine's (:func:`reversis_sim.policies.choose_nb.card_choice`, the seat's own card),
+then, for a reviewed seat with more than one distinct legal card, :func:`reversis_sim.review.evaluate_nb.evaluate`:
+every option played out in worlds consistent with what the seat knew, and in the true deal; the verdict goes to one
+decision row. The exchange and the declaration are reviewed the same way by the deal's own exchange and declaration with
+reviewing choosers (:mod:`.before_nb`: each option played out from that moment). The option taken stays the
 seat's own (the deal is the engine's deal, card for card), unless ``follow_best``: then the seat takes the
 reviewer's best option (a player that never errs, by the reviewer's measure).
 
-Decision rows: ``dec_i`` (``int64 (max_dec, DI_LEN)``: the deal slot, the seat, the 0-based trick, the position in
-the trick, the kind, the situation flags, then :data:`~reversis_sim.policies.review_nb.S_BEST` ...) and ``dec_f``
-(``float64 (max_dec, 6)``: :data:`~reversis_sim.policies.review_nb.F_VALUE_PLAYED` ...), with each option's card,
-value, standard error and hindsight value in ``opts`` where it is kept (one deal reviewed).
+Decision rows: ``dec_i`` (``int64 (max_dec, DI_LEN)``) and ``dec_f`` (``float64 (max_dec, F_LEN)``), their columns
+declared once in :mod:`.row` (the deal slot, the seat, the 0-based trick ..., then the verdict), with each option's
+card, value, standard error and hindsight value in ``opts`` where it is kept (one deal reviewed).
 """
 
 from __future__ import annotations
@@ -60,25 +59,29 @@ from ..kernel.layout import (
 )
 from ..kernel.tricks import QUINOLA_BIT
 from ..kernel.view import V_CUR, V_HAND, V_IS_DEALER, V_LEGAL, V_MUST_DISCARD, V_N_CUR, V_STREAK, V_TRICK, mask
+from ..numba_engine.deal import play_deal, start_deal
+from ..numba_engine.match import next_deal
 from ..policies.deal_nb import begin
 from ..policies.dispatch import uses_draws
-from ..policies.review_nb import COUNT_OPTIONS, review_scratch, set_rollout, summarize
-from ..policies.rollout_nb import workspace
-from .deal import play_deal, start_deal
-from .match import next_deal
-from .review_before import DECLARATION, before_scratch, declaration_options, exchange_options
+from ..search.rollout_nb import workspace
+from .before_nb import DECLARATION, before_scratch, declaration_options, exchange_options
+from .evaluate_nb import COUNT_OPTIONS, review_scratch, set_rollout, summarize
+from .marks import (
+    FLAG_LAST_TWO,
+    FLAG_QUINOLA,
+    FLAG_REVERSIS,
+    FLAG_VOID,
+    KIND_DECLARATION,
+    KIND_DISCARD,
+    KIND_EXCHANGE,
+    KIND_FOLLOW,
+    KIND_LEAD,
+)
+from .row import DI_FLAGS, DI_KIND, DI_POS, DI_SEAT, DI_SLOT, DI_TRICK, DI_VERDICT
 
-# the decision row's integer columns: where, who, what kind; then the verdict (review_nb.S_*)
-DI_SLOT, DI_SEAT, DI_TRICK, DI_POS, DI_KIND, DI_FLAGS = range(6)
-DI_VERDICT = 6
-DI_LEN = DI_VERDICT + 5
-KIND_EXCHANGE, KIND_DECLARATION, KIND_LEAD, KIND_FOLLOW, KIND_DISCARD = 0, 1, 2, 3, 4
-"""Decision kinds: the exchange (its options: keep the hand, -1, or the card to discard), the declaration (its
-options: :data:`.deal.DECLARE_PASS` ...), then the cards: leading, following suit, discarding off-suit. A decision
-before the first lead has trick -1 and, for the exchange, its step as its position."""
-FLAG_QUINOLA, FLAG_VOID, FLAG_REVERSIS, FLAG_LAST_TWO = 1, 2, 4, 8
-"""Situations of a decision: the seat holds the J♥; it is void in the suit led; a reversis is committed; one of
-the last two tricks."""
+# Decision kinds (KIND_*) and situation flags (FLAG_*) are declared once, with their names, in .marks. The exchange's
+# options: keep the hand, -1, or the card to discard; the declaration's: policies.view.DECLARE_*. A decision before
+# the first lead has trick -1 and, for the exchange, its step as its position.
 
 FOLLOW_CARDS, FOLLOW_BEFORE = 1, 2
 """``C_FOLLOW`` bits: the reviewed seats take the reviewer's best card; its best exchange and declaration."""
@@ -91,9 +94,9 @@ C_REVIEWED, C_WORLDS, C_FOLLOW, C_ONLY_DEAL, C_PER_DEAL, C_FIRST, C_MATCHES, C_D
 
 ReviewState = namedtuple("ReviewState", "search review key conf dec_i dec_f opts before")
 """What the reviewing table carries through a deal: the table's search workspace, the reviewer's
-:class:`~reversis_sim.policies.review_nb.Review`, the deal's review key (``uint64 (1,)``), the configuration and
+:class:`~reversis_sim.review.evaluate_nb.Review`, the deal's review key (``uint64 (1,)``), the configuration and
 cursor ``conf`` (``C_*``), the decision rows it writes (module docstring), and the scratch of the decisions
-before the first lead (:class:`.review_before.Before`)."""
+before the first lead (:class:`.before_nb.Before`)."""
 
 Units = namedtuple("Units", "play_from search evaluate evaluate_before")
 """The units a reviewed deal is played and valued with (:mod:`reversis_sim.kernel.units`): the deal skeleton, the
@@ -122,7 +125,7 @@ Scratch = namedtuple("Scratch", "deal st dealing luck h_pmatch score")
 
 @njit_nrt_free
 def _verdict(st, n_opt, nw, seat, trick, pos, kind, flags, played):
-    """Write the row of a reviewed decision (:func:`~reversis_sim.policies.review_nb.summarize` its verdict) and
+    """Write the row of a reviewed decision (:func:`~reversis_sim.review.evaluate_nb.summarize` its verdict) and
     return the option the seat takes: its own, or the reviewer's best where the seat follows it. Nothing to
     review (one option), or no row left: its own."""
     conf = st.conf
@@ -145,7 +148,7 @@ def _verdict(st, n_opt, nw, seat, trick, pos, kind, flags, played):
 
 @njit_nrt_free
 def _review_before(P, n, tables, deal, st, seat, step, own, must, choice, units):
-    """Value the options of a reviewed seat's exchange (``step`` < :data:`.review_before.DECLARATION`; ``own``: its
+    """Value the options of a reviewed seat's exchange (``step`` < :data:`.before_nb.DECLARATION`; ``own``: its
     hand, ``must``: it must discard) or declaration (``choice``: its own option); write its row; return the option
     the seat takes."""
     r, b = st.review, st.before
@@ -222,8 +225,8 @@ def decide(P, n, tables, seats, deal, st, units):
 
 @njit_nrt_free
 def review_deal(P, n, tables, seats, deal, st, units):
-    """Play a started deal (:func:`.deal.start_deal`, or a record's, :func:`review_record_nb`) to its end, its
-    reviewed seats' decisions valued as they are taken (:func:`decide`)."""
+    """Play a started deal (:func:`reversis_sim.numba_engine.deal.start_deal`, or a record's, :func:`review_record_nb`)
+    to its end, its reviewed seats' decisions valued as they are taken (:func:`decide`)."""
     deal.at[AT_STOP] = st.conf[C_REVIEWED]
     deal.at[AT_OWN_TOO] = 1
     while units.play_from(P, n, tables, seats, deal) == PAUSED:
@@ -330,8 +333,8 @@ def review_blocks(rules, n, seats, seed, policy_seeds, conf0, b0, b1, out, scrat
     (:data:`FOLLOW_CARDS`, :data:`FOLLOW_BEFORE`), ``C_ONLY_DEAL`` the one deal to review or -1, ``C_PER_DEAL``
     the most decisions a deal can hold, ``C_LUCK`` the luck's samples; ``scratch``: this thread's (:func:`scratch`,
     the reviewer's rollout policy in its review scratch); the other arguments as
-    :func:`.match.play_blocks`'s. Deal by deal the matches are those of a run with the same seats, unless the
-    reviewed seats follow the reviewer's best."""
+    :func:`reversis_sim.numba_engine.match.play_blocks`'s. Deal by deal the matches are those of a run with the same
+    seats, unless the reviewed seats follow the reviewer's best."""
     P, tables = rules.P, rules.tables
     first_match, n_matches, n_deals = conf0[C_FIRST], conf0[C_MATCHES], conf0[C_DEALS]
     dec_i, dec_f, opts, n_dec, fish, pool_out, err, n_played, luck = out
