@@ -1,4 +1,4 @@
-"""The three headline questions, polars frames in and frames out (issue 5).
+"""The three headline questions, polars frames in and frames out.
 
 Input: the run table (one row per deal and seat, :data:`reversis_sim.record.SCHEMA`), as a polars DataFrame or
 LazyFrame (a lazy scan of a run reads only the columns a question needs), or as :class:`.batches.Batches` of part

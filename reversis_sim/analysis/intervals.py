@@ -1,4 +1,4 @@
-"""When a 95% interval can be printed at all (issue 24; docs/statistics.md §9 has the measurements).
+"""When a 95% interval can be printed at all (docs/statistics.md §9 and §10 have the measurements).
 
 Fish per match are heavy-tailed and skewed because of the Quinola pool: it doubles whenever the J♥ is forced or
 led (R25) and carries over from deal to deal (R10), so one match in a few hundred moves thousands of fish, and a

@@ -1,7 +1,7 @@
 """Summary tables with honest intervals, frames in, frames out: polars wrappers around :mod:`.stats`.
 
 Inputs are per-deal frames (one row per deal, or per deal and seat); the wrappers aggregate to the sampling unit
-(the match, DESIGN.md decision 2) with polars and hand small per-unit arrays to the numeric functions. Outputs
+(the match: the pool and the dealer carry over from deal to deal) with polars and hand small per-unit arrays to the numeric functions. Outputs
 are small summary frames, sorted by their group columns, ready for printing, JSON, or :mod:`reversis_sim.plot`.
 
 A frame holds only intervals the toolkit stands behind: where a group has fewer matches than a reliable interval of
