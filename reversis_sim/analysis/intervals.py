@@ -66,9 +66,8 @@ missing more than the binomial band allows, in every configuration ``scripts/int
   held at 1,000, 2,000 and 100,000 matches on both tables, but at 10,000 the four players' table missed a little
   too often over three seeds (0.936, 43 below of 1,200), so it is printed from the size above that held;
 - ``pool_path_tournament``: a tournament's payoffs and ranking through the pool's expected size: measured on the
-  tournament of avoid and tuned at its default 4,000 matches, where it held on one seed and not on another; the
-  floor is that of the same quantities in the run tables (a policy's mean in its own table, a seat's among
-  others), measured to hold from 10,000 matches on;
+  tournament of avoid and tuned: at 4,000 matches it held on one seed and not on another, at 10,000 on both seeds
+  measured (the default ``tournament`` plays 10,000 matches a pairing for it);
 - ``pool_path_reason``: fish by payment reason with the pool's reasons through its expected size: its rare rows (a
   broken reversis, the returns of a rolled-back doubling, a dump of the J♥) need more matches than the pool does:
   at 10,000 matches the four players' table held on seeds 2002-2004 but missed below too often on seeds 2005-2006

@@ -208,8 +208,9 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
 @with_common_options
 @click.option("--policy", "policies", multiple=True, required=True, callback=policy_spec, metavar="SPEC",
               help="A policy in the tournament (give two or more).")
-@click.option("--deals", type=click.IntRange(1), default=48_000, show_default=True,
-              help="Deals per pairing (whole matches); pairwise claims from 4,000 matches (48,000 deals).")
+@click.option("--deals", type=click.IntRange(1), default=120_000, show_default=True,
+              help="Deals per pairing (whole matches); payoffs and ranking with intervals from 10,000 matches "
+                   "(120,000 deals), pairwise claims from 4,000 (48,000 deals).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Write the tables as a folder.")
 @click.option("--force", is_flag=True, help="Overwrite an existing tournament folder.")
 @_resume_option("tournament")
@@ -222,7 +223,7 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
 
     \b
     Example:
-      reversis-sim tournament --policy avoid --policy cautious --policy lowest --deals 48000
+      reversis-sim tournament --policy avoid --policy cautious --policy lowest
     """
     from .. import compare as library
 
