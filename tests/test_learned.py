@@ -155,7 +155,8 @@ def test_the_talon_decision_is_the_exchange_models_argmax(tmp_path):
     reads); the dealer, who must discard, never keeps; and a table of four such players plays the same deals in
     both engines."""
     from reversis_sim.engines import get_engine
-    from reversis_sim.policies.learned_nb import exchange_facts_of
+    from reversis_sim.kernel.compiled import compile_rules
+    from reversis_sim.policies.learned_nb import exchange_facts_of, exchange_option_score
     from reversis_sim.policies.seat_policy import Watching
     from reversis_sim.reference.match import play_deal
 
@@ -177,7 +178,11 @@ def test_the_talon_decision_is_the_exchange_models_argmax(tmp_path):
     for view, hand, dealer, card in seen:
         options = ([] if dealer else [-1]) + sorted(hand)
         o, d = exchange_facts_of(rules, view[None, :], np.array(options), np.zeros(len(options), np.int64))
-        score = o @ (np.r_[1.0, d[0]] @ w.WX)
+        v = np.r_[1.0, d[0]] @ w.WX
+        score = o @ v
+        tables = compile_rules(rules).tables
+        direct = [v[0] if c < 0 else exchange_option_score(view, tables, c, v) for c in options]  # the kernel's sum
+        assert np.allclose(direct, score, rtol=0, atol=1e-9)
         chosen = options[int(np.flatnonzero(score >= score.max() - 1e-9)[0])]
         assert (card if card is not None else -1) == chosen
         kept += card is None

@@ -346,16 +346,51 @@ def exchange_option_facts(hand, tables, c, o):
     o[XO_TOP] = 1.0 if mine_above == 0 else 0.0
 
 
+@njit_nrt_free_inline
+def exchange_score(hand, strength, points, above, c, v):
+    """The score of discarding card ``c`` of ``hand``: the facts of :func:`exchange_option_facts` weighed by ``v``
+    (one weight per option fact), summed as each fact is computed, as :func:`score_in_context` sums a card's
+    (``tests/test_learned.py`` checks the two against each other)."""
+    s = c >> 4
+    n = count(hand & suit_mask(s))
+    mine_above = count(hand & np.uint64(above[c]))
+    x = strength[c] * _TWELFTH * v[XO_STRENGTH] + points[c] * _QUARTER * v[XO_POINTS]
+    y = n * _ELEVENTH * v[XO_SUIT_LENGTH] + mine_above * _ELEVENTH * v[XO_MINE_ABOVE]
+    y += (n - 1 - mine_above) * _ELEVENTH * v[XO_MINE_BELOW]
+    if (c & 15) == C.RANK_ACE:
+        x += v[XO_ACE]
+    if c == C.QUINOLA:
+        x += v[XO_QUINOLA]
+    if c == C.ACE_OF_DIAMONDS:
+        x += v[XO_ACE_OF_DIAMONDS]
+    if s == C.HEARTS:
+        y += v[XO_HEART]
+    if n == 1:
+        x += v[XO_SINGLETON]
+    elif n == 2:
+        x += v[XO_DOUBLETON]
+    if mine_above == 0:
+        y += v[XO_TOP]
+    return x + y
+
+
 @njit_nrt_free
+def exchange_option_score(view, tables, c, v):
+    """:func:`exchange_score` of discarding card ``c`` in ``view`` (for tests)."""
+    return exchange_score(mask(view, V_HAND), tables[T_STRENGTH], tables[T_TRICK_POINTS], tables[T_ABOVE], c, v)
+
+
+@njit_nrt_free_inline
 def exchange(params, draws, view, tables):
     """The talon decision: the card to discard, or -1 to keep the hand (never -1 when the seat is the dealer or must
     discard). The exchange model's highest-scoring option where the vector carries one (keeping first, then the
-    lowest card code, among equal scores), otherwise ``avoid``'s decision with the parameters the vector carries."""
+    lowest card code, among equal scores), otherwise ``avoid``'s decision with the parameters the vector carries.
+    Inlined into the deal (through the dispatch), as :func:`play` is into the trick loop: a call passing its arrays
+    word by word cost a table of four of these players about a tenth of its time."""
     if params[AT_XFLAG] < 0.5:
         return avoid_nb.exchange(params[AT_EXCHANGE:AT_EXCHANGE + N_EXCHANGE], draws, view, tables)
     d = scratch(10)
     v = scratch(13)
-    o = scratch(13)
     exchange_decision_facts(view, tables, d)
     for j in range(N_XO):
         v[j] = params[AT_XWEIGHTS + j]
@@ -364,7 +399,7 @@ def exchange(params, draws, view, tables):
             row = AT_XWEIGHTS + (i + 1) * N_XO
             for j in range(N_XO):
                 v[j] += d[i] * params[row + j]
-    hand = mask(view, V_HAND)
+    hand, strength, points, above = mask(view, V_HAND), tables[T_STRENGTH], tables[T_TRICK_POINTS], tables[T_ABOVE]
     best, best_score = -1, -1e300
     if not (view[V_IS_DEALER] or view[V_MUST_DISCARD]):
         best_score = v[XO_KEEP]
@@ -372,10 +407,7 @@ def exchange(params, draws, view, tables):
     while m:
         c = lowest(m)
         m &= m - ONE
-        exchange_option_facts(hand, tables, c, o)
-        score = 0.0
-        for j in range(N_XO):
-            score += o[j] * v[j]
+        score = exchange_score(hand, strength, points, above, c, v)
         if score > best_score:
             best, best_score = c, score
     return best
