@@ -380,13 +380,14 @@ def exchange_option_score(view, tables, c, v):
     return exchange_score(mask(view, V_HAND), tables[T_STRENGTH], tables[T_TRICK_POINTS], tables[T_ABOVE], c, v)
 
 
-@njit_nrt_free_inline
+@njit_nrt_free
 def exchange(params, draws, view, tables):
     """The talon decision: the card to discard, or -1 to keep the hand (never -1 when the seat is the dealer or must
     discard). The exchange model's highest-scoring option where the vector carries one (keeping first, then the
     lowest card code, among equal scores), otherwise ``avoid``'s decision with the parameters the vector carries.
-    Inlined into the deal (through the dispatch), as :func:`play` is into the trick loop: a call passing its arrays
-    word by word cost a table of four of these players about a tenth of its time."""
+    Called, not inlined: four calls a deal, and inlined into the deal skeleton it cost every first run about 2.5 s
+    more of compile for no speed that a table of four showed (0.50-0.52 of ``strong``'s deals a second either
+    way, loaded machine)."""
     if params[AT_XFLAG] < 0.5:
         return avoid_nb.exchange(params[AT_EXCHANGE:AT_EXCHANGE + N_EXCHANGE], draws, view, tables)
     d = scratch(10)
