@@ -156,7 +156,7 @@ def test_the_talon_decision_is_the_exchange_models_argmax(tmp_path):
     both engines."""
     from reversis_sim.engines import get_engine
     from reversis_sim.kernel.compiled import compile_rules
-    from reversis_sim.policies.learned_nb import exchange_facts_of, exchange_option_score
+    from reversis_sim.policies.learned_exchange_nb import exchange_facts_of, exchange_option_score
     from reversis_sim.policies.seat_policy import Watching
     from reversis_sim.reference.match import play_deal
 

@@ -17,7 +17,8 @@ import numpy as np
 from ..game import dealer_of
 from ..numba_engine.reviewing import review_matches
 from ..policies import PolicySpec
-from ..policies.learned_nb import exchange_facts_of, facts_of
+from ..policies.learned_exchange_nb import exchange_facts_of
+from ..policies.learned_nb import facts_of
 from ..policies.seat_policy import Watching
 from ..reference.match import play_deal
 from ..rules import Rules

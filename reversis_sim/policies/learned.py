@@ -63,10 +63,10 @@ FEATURES = f"layout {LAYOUT}: option " + ",".join(OPTION_FACTS) + "; decision " 
 EXCHANGE_OPTION_FACTS = ("keep", "strength", "points", "ace", "quinola", "ace_of_diamonds", "heart", "suit_length",
                          "mine_above", "mine_below", "singleton", "doubleton", "top_of_suit")
 """The facts of an exchange option (discarding a card of the hand, or ``keep``: taking nothing, where the seat may),
-in the order of the exchange model (:func:`.learned_nb.exchange_option_facts`)."""
+in the order of the exchange model (:func:`.learned_exchange_nb.exchange_option_facts`)."""
 EXCHANGE_DECISION_FACTS = ("dealer", "must_discard", "aces", "hold_quinola", "hearts", "low_hearts", "short_suits",
                            "voids", "hand_points", "high_cards")
-"""The facts of an exchange decision, read from the hand (:func:`.learned_nb.exchange_decision_facts`)."""
+"""The facts of an exchange decision, read from the hand (:func:`.learned_exchange_nb.exchange_decision_facts`)."""
 N_XO = len(EXCHANGE_OPTION_FACTS)
 N_XD = len(EXCHANGE_DECISION_FACTS)
 N_XWEIGHTS = (N_XD + 1) * N_XO
