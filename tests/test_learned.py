@@ -1,5 +1,5 @@
-"""The learned family (policies/learned.py): its weights file read strictly, its card the model's argmax in both
-engines, and ``reversis-sim learn`` seeded, resumable and refusing too little data."""
+"""The learned family (policies/learned.py): its weights file read strictly, its card and its talon decision the
+models' argmax in both engines, and ``reversis-sim learn`` seeded, resumable and refusing too little data."""
 
 from __future__ import annotations
 
@@ -13,16 +13,19 @@ from click.testing import CliRunner
 from reversis_sim.cli import main
 from reversis_sim.policies import PolicySpecError, parse_spec
 from reversis_sim.policies import weights as W
-from reversis_sim.policies.learned import LEARNED_ID, N_D, N_O
+from reversis_sim.policies.learned import EXCHANGE_FEATURES, LEARNED_ID, N_D, N_O, N_XD, N_XO, N_XWEIGHTS
 from reversis_sim.reference import make_policy
 from reversis_sim.rules import get_preset
 
 
-def _file(path, rules="parlett", seed=0, **change):
+def _file(path, rules="parlett", seed=0, exchange=False, **change):
     """A weights file with seeded random weights (a player that is not the shipped one, so that a test of the
-    engines does not lean on what was learned)."""
-    Wm = np.random.default_rng(seed).normal(size=(N_D + 1, N_O))
-    W.save(path, Wm, exchange=str(parse_spec("strong")), rules=get_preset(rules), command="test", provenance={})
+    engines does not lean on what was learned); ``exchange``: with random exchange weights too."""
+    rng = np.random.default_rng(seed)
+    Wm = rng.normal(size=(N_D + 1, N_O))
+    WX = rng.normal(size=(N_XD + 1, N_XO)) if exchange else None
+    W.save(path, Wm, WX=WX, exchange=str(parse_spec("strong")), rules=get_preset(rules), command="test",
+           provenance={})
     if change:
         with np.load(path) as z:
             arrays = {k: z[k] for k in z.files}
@@ -36,8 +39,10 @@ def test_the_shipped_player_parses_and_carries_its_weights():
     assert spec.family_id == LEARNED_ID and spec.weights == "parlett"
     v = spec.values()
     w = W.load("parlett")
-    assert len(v) == 3 + len(w.exchange_vector) + (N_D + 1) * N_O
-    assert np.array_equal(np.array(v[-(N_D + 1) * N_O:]), w.W.ravel())
+    assert len(v) == 3 + len(w.exchange_vector) + (N_D + 1) * N_O + 1 + N_XWEIGHTS
+    assert np.array_equal(np.array(v[-(N_D + 1) * N_O - 1 - N_XWEIGHTS:-1 - N_XWEIGHTS]), w.W.ravel())
+    assert w.WX is not None and v[-1 - N_XWEIGHTS] == 1.0 and np.array_equal(np.array(v[-N_XWEIGHTS:]), w.WX.ravel())
+    assert W.load("modern").WX is None and parse_spec("learned_modern").values()[-1 - N_XWEIGHTS] == 0.0
     W.check_rules(w, get_preset("parlett"))
     with pytest.raises(W.WeightsError, match="learned under the rules parlett"):
         W.check_rules(w, get_preset("modern"))
@@ -57,6 +62,9 @@ def test_the_shipped_player_parses_and_carries_its_weights():
     ("features", "another feature set"),
     ("nan", "not finite"),
     ("shape", "of shape"),
+    ("exchange_nan", "exchange weights that are not finite"),
+    ("exchange_shape", "exchange weights of shape"),
+    ("exchange_features", "exchange model of another feature set"),
 ])
 def test_a_bad_weights_file_is_one_sentence_and_exit_2_and_nothing_written(tmp_path, damage, words):
     path = tmp_path / "w.npz"
@@ -73,6 +81,14 @@ def test_a_bad_weights_file_is_one_sentence_and_exit_2_and_nothing_written(tmp_p
         _file(path, W=bad)
     elif damage == "shape":
         _file(path, W=np.zeros((N_D, N_O)))
+    elif damage == "exchange_nan":
+        bad = np.zeros((N_XD + 1, N_XO))
+        bad[1, 2] = np.inf
+        _file(path, exchange=True, WX=bad)
+    elif damage == "exchange_shape":
+        _file(path, exchange=True, WX=np.zeros((N_XD + 1, N_XO + 1)))
+    elif damage == "exchange_features":
+        _file(path, exchange=True, exchange_features=np.array(EXCHANGE_FEATURES.replace("keep", "take")))
     with pytest.raises(PolicySpecError, match=words):
         parse_spec(f"learned:weights={path}")
     out = tmp_path / "run"
@@ -134,6 +150,52 @@ def test_the_card_is_the_models_argmax(tmp_path):
     assert checked > 50
 
 
+def test_the_talon_decision_is_the_exchange_models_argmax(tmp_path):
+    """The talon decision the kernel takes is the option of highest score (discarding a card of the hand, or
+    keeping it where the seat may), recomputed here in numpy from the facts of the seat's view (the facts the fit
+    reads); the dealer, who must discard, never keeps; and a table of four such players plays the same deals in
+    both engines."""
+    from reversis_sim.engines import get_engine
+    from reversis_sim.kernel.compiled import compile_rules
+    from reversis_sim.policies.learned_exchange_nb import exchange_facts_of, exchange_option_score
+    from reversis_sim.reference.match import play_deal
+    from reversis_sim.reference.seat_policy import Watching
+
+    rules = get_preset("parlett")
+    path = _file(tmp_path / "w.npz", seed=5, exchange=True)
+    w = W.load(str(path))
+    seen = []
+
+    class Seat(Watching):
+        def exchange(self, view):
+            card = self.inner.exchange(view)
+            seen.append((self.inner._view.copy(), view.hand, view.seat == view.dealer, card))
+            return card
+
+    for deal in range(12):
+        play_deal(rules, [Seat(f"learned:weights={path}") for _ in range(4)], seed=23, match=0, deal=deal,
+                  dealer=deal % 4)
+    kept = 0
+    for view, hand, dealer, card in seen:
+        options = ([] if dealer else [-1]) + sorted(hand)
+        o, d = exchange_facts_of(rules, view[None, :], np.array(options), np.zeros(len(options), np.int64))
+        v = np.r_[1.0, d[0]] @ w.WX
+        score = o @ v
+        tables = compile_rules(rules).tables
+        direct = [v[0] if c < 0 else exchange_option_score(view, tables, c, v) for c in options]  # the kernel's sum
+        assert np.allclose(direct, score, rtol=0, atol=1e-9)
+        chosen = options[int(np.flatnonzero(score >= score.max() - 1e-9)[0])]
+        assert (card if card is not None else -1) == chosen
+        kept += card is None
+        assert not (dealer and card is None)
+    assert len(seen) == 48 and 0 < kept < 36  # both kinds of decision were checked
+    seats = [f"learned:weights={path}"] * 4
+    for deal in range(4):
+        fast = get_engine("numba").deal_record(rules, seats, seed=5, match=0, deal=deal)
+        slow = get_engine("reference").deal_record(rules, seats, seed=5, match=0, deal=deal)
+        assert fast["tricks"] == slow["tricks"] and fast["result"] == slow["result"]
+
+
 def test_learn_refuses_too_little_data_and_writes_nothing(tmp_path):
     out = tmp_path / "w.npz"
     r = CliRunner().invoke(main, ["learn", "--deals", "24", "--seed", "1", "--out", str(out)])
@@ -146,13 +208,13 @@ def test_learn_is_seeded_and_resumes_to_the_same_weights(tmp_path):
     from reversis_sim.learn.run import LearnSpec, learn
 
     rules = get_preset("parlett")
-    args = ["learn", "--deals", "408", "--worlds", "4", "--seed", "11"]
+    args = ["learn", "--deals", "480", "--worlds", "4", "--seed", "11"]
     a, b = tmp_path / "a.npz", tmp_path / "b.npz"
     r = CliRunner().invoke(main, [*args, "--out", str(a), "--format", "json"])
     assert r.exit_code == 0, r.output
     report = json.loads(r.output[r.output.index("{"):])
-    assert report["train_decisions"] > 0
-    spec = LearnSpec("parlett", rules.to_params(), str(parse_spec("strong")), 11, 34, 4)
+    assert report["train_decisions"] > 0 and report["exchange"]["train_decisions"] > 0
+    spec = LearnSpec("parlett", rules.to_params(), str(parse_spec("strong")), 11, 40, 4)
 
     def stop(c):
         if c == 1:
@@ -163,6 +225,7 @@ def test_learn_is_seeded_and_resumes_to_the_same_weights(tmp_path):
     assert not b.exists() and (tmp_path / "b.npz.parts" / "chunk-00000.npz").exists()
     learn(rules, spec, b, command="x", resume=True)
     assert np.array_equal(W.load(str(a)).W, W.load(str(b)).W)
+    assert np.array_equal(W.load(str(a)).WX, W.load(str(b)).WX)
     assert W.load(str(a)).command.startswith("reversis-sim learn")
     with zipfile.ZipFile(a) as z:
         assert "provenance.npy" in z.namelist()
@@ -170,12 +233,12 @@ def test_learn_is_seeded_and_resumes_to_the_same_weights(tmp_path):
 
 
 def test_a_search_rolls_out_with_the_learned_player_and_both_engines_agree():
-    """A rollout policy may carry a learned player's weights (453 values): the search's rollouts and its
+    """A rollout policy may carry a learned player's weights (597 values): the search's rollouts and its
     exchange are the learned player's, in both engines."""
     from reversis_sim.engines import get_engine
 
     spec = parse_spec("search:worlds=2,start=9,rollout=learned")
-    assert spec.rollout.family == "learned" and len(spec.values()) > 453
+    assert spec.rollout.family == "learned" and len(spec.values()) > 597
     rules = get_preset("parlett")
     seats = [spec, "strong", "strong", "strong"]
     fast = get_engine("numba").deal_record(rules, seats, seed=3, match=0, deal=1)

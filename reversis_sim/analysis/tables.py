@@ -1,8 +1,9 @@
 """Summary tables with honest intervals, frames in, frames out: polars wrappers around :mod:`.stats`.
 
 Inputs are per-deal frames (one row per deal, or per deal and seat); the wrappers aggregate to the sampling unit
-(the match: the pool and the dealer carry over from deal to deal) with polars and hand small per-unit arrays to the numeric functions. Outputs
-are small summary frames, sorted by their group columns, ready for printing, JSON, or :mod:`reversis_sim.plot`.
+(the match: the pool and the dealer carry over from deal to deal) with polars and hand small per-unit arrays to the
+numeric functions. Outputs are small summary frames, sorted by their group columns, ready for printing, JSON, or
+:mod:`reversis_sim.plot`.
 
 A frame holds only intervals the toolkit stands behind: where a group has fewer matches than a reliable interval of
 its kind needs (:mod:`.intervals`), its ``ci_low`` and ``ci_high`` are NaN and ``n_needed`` says how many matches

@@ -18,13 +18,16 @@ from .options import SEED, command, interruptible, rule_option, rules_option, wi
 @rule_option
 @click.option("--policy", default="strong", show_default=True, metavar="SPEC",
               help="The policy of the table learned from and of the review's rollouts: an avoid setting, whose "
-                   "exchange and declaration the learned player keeps, or a learned player (a next round: its own "
-                   "positions and rollouts, its exchange kept).")
+                   "declaration the learned player keeps, or a learned player (a next round: its own "
+                   "positions and rollouts).")
 @click.option("--deals", type=click.IntRange(1), default=36000, show_default=True,
               help="Deals of self-play reviewed (whole matches); the last sixth choose the ridge penalty.")
 @click.option("--worlds", type=click.IntRange(2, 1024), default=16, show_default=True,
               help="Worlds each card option is played out in (half choose, half measure, as the review).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the deals learned from.")
+@click.option("--keep-exchange", is_flag=True,
+              help="Learn the card play only: keep the table policy's exchange instead of fitting the exchange "
+                   "model on the reviewed talon decisions (rules without a talon learn none either way).")
 @click.option("--out", type=click.Path(dir_okay=False), required=True,
               help="The weights file to write (.npz); its chunks are kept beside it until it is written.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run (the same options): only the missing "
@@ -32,12 +35,13 @@ from .options import SEED, command, interruptible, rule_option, rules_option, wi
 @click.option("--force", is_flag=True, help="Overwrite an existing weights file.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_context
-def learn(ctx, rules, rule_overrides, policy, deals, worlds, seed, out, resume, force, fmt):
-    """Learn a player's card play from reviewed self-play: every card option of every decision valued by the
-    review (played out in worlds consistent with what the seat knew), a ridge regression of those values on
-    facts of the seat's view, the penalty chosen on held-out matches. The same command writes the same file;
-    Ctrl-C keeps the finished chunks, and --resume continues them. Play the result with
-    --seat learned:weights=OUT.
+def learn(ctx, rules, rule_overrides, policy, deals, worlds, seed, keep_exchange, out, resume, force, fmt):
+    """Learn a player's card play and exchange from reviewed self-play: every card option of every decision, and
+    every option of every talon decision (which card to discard, or none), valued by the review (played out in
+    worlds consistent with what the seat knew), a ridge regression of those values on facts of the seat's view
+    (of its hand, for the talon), the penalty chosen on held-out matches. The declaration is the table
+    policy's. The same command writes the same file; Ctrl-C keeps the finished chunks, and --resume continues
+    them. Play the result with --seat learned:weights=OUT.
 
     \b
     Example:
@@ -49,7 +53,8 @@ def learn(ctx, rules, rule_overrides, policy, deals, worlds, seed, out, resume, 
     rules = with_rule_overrides(rules, rule_overrides)
     out = Path(out)
     n_matches = -(-deals // rules.match_deals)
-    spec = LearnSpec(rules.name, rules.to_params(), policy.strip(), int(seed), n_matches, int(worlds))
+    spec = LearnSpec(rules.name, rules.to_params(), policy.strip(), int(seed), n_matches, int(worlds),
+                     not keep_exchange)
     if out.exists() and not force:
         raise click.UsageError(f"{out} exists; give --force to overwrite it, or another --out")
     from ..policies import PolicySpecError, parse_spec
@@ -57,7 +62,7 @@ def learn(ctx, rules, rule_overrides, policy, deals, worlds, seed, out, resume, 
 
     try:
         spec = LearnSpec(spec.rules, spec.rules_params, str(parse_spec(NAMED.get(spec.policy, spec.policy))),
-                         spec.seed, spec.n_matches, spec.worlds)
+                         spec.seed, spec.n_matches, spec.worlds, spec.exchange)
         from ..learn.run import check
 
         check(spec)
@@ -88,3 +93,8 @@ def learn(ctx, rules, rule_overrides, policy, deals, worlds, seed, out, resume, 
     click.echo(f"wrote {out}: penalty {report['alpha']:g}, held-out regret {report['held_out_regret']:.3f} fish a "
                f"decision (the table's own cards: {report['held_out_regret_table']:.3f}), "
                f"{report['train_decisions']:,} decisions fitted")
+    if "exchange" in report:
+        x = report["exchange"]
+        click.echo(f"exchange: penalty {x['alpha']:g}, held-out regret {x['held_out_regret']:.3f} fish a talon "
+                   f"decision (the table's own: {x['held_out_regret_table']:.3f}), {x['train_decisions']:,} "
+                   f"decisions fitted")

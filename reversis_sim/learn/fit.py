@@ -1,4 +1,5 @@
-"""The ridge fit of the learned family's weights (:mod:`reversis_sim.policies.learned`).
+"""The ridge fit of the learned family's weights (:mod:`reversis_sim.policies.learned`): the card model's ``W``,
+and the same fit of the exchange model's ``WX`` on the talon decisions.
 
 Each option's feature row is the outer product of its decision's facts ``[1, D]`` and its own facts ``O``
 (``(N_D + 1) * N_O`` columns, the layout of ``W``); rows and the option values are centred within their decision,
@@ -11,8 +12,6 @@ best option's measured value minus that of the option the weights pick.
 from __future__ import annotations
 
 import numpy as np
-
-from ..policies.learned import N_D, N_O
 
 ALPHAS = (0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0)
 """The ridge penalties tried (on standardised columns)."""
@@ -36,7 +35,7 @@ def centred(x: np.ndarray, decision: np.ndarray) -> np.ndarray:
 
 def normal_equations(data: dict) -> tuple[np.ndarray, np.ndarray, int]:
     """``X'X``, ``X'y`` of the centred rows, and the number of options."""
-    k = (N_D + 1) * N_O
+    k = (data["D"].shape[1] + 1) * data["O"].shape[1]
     xtx, xty = np.zeros((k, k)), np.zeros(k)
     dec = data["decision"]
     starts = np.r_[0, np.flatnonzero(np.diff(dec)) + 1]
@@ -50,12 +49,13 @@ def normal_equations(data: dict) -> tuple[np.ndarray, np.ndarray, int]:
     return xtx, xty, len(dec)
 
 
-def solve(xtx: np.ndarray, xty: np.ndarray, n: int, alpha: float) -> np.ndarray:
-    """The ridge weights, ``W`` of shape ``(N_D + 1, N_O)``, the penalty ``alpha`` on standardised columns."""
+def solve(xtx: np.ndarray, xty: np.ndarray, n: int, alpha: float, n_o: int) -> np.ndarray:
+    """The ridge weights, ``W`` of shape ``(n_d + 1, n_o)`` (``n_o`` option facts), the penalty ``alpha`` on
+    standardised columns."""
     scale = np.sqrt(np.maximum(np.diag(xtx), 1e-12) / max(n, 1))
     a = xtx / np.outer(scale, scale) + alpha * np.eye(len(scale))
     w = np.linalg.solve(a, xty / scale) / scale
-    return w.reshape(N_D + 1, N_O)
+    return w.reshape(-1, n_o)
 
 
 def picks(W: np.ndarray, data: dict) -> np.ndarray:
@@ -83,7 +83,7 @@ def fit(train: dict, held_out: dict) -> tuple[np.ndarray, dict]:
     tried = {}
     best = None
     for alpha in ALPHAS:
-        W = solve(xtx, xty, n, alpha)
+        W = solve(xtx, xty, n, alpha, train["O"].shape[1])
         r = regret(W, held_out)
         tried[str(alpha)] = r
         if best is None or r < best[0]:

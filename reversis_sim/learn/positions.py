@@ -1,6 +1,7 @@
-"""The training positions: every card decision of a self-play table with two or more distinct options, each
-option valued by the review (:func:`reversis_sim.review.reviewing.review_matches`: played out in worlds
-consistent with what the seat knew, the other seats by the rollout policy), and the seat's view at that decision.
+"""The training positions: every card decision (and every talon decision) of a self-play table with two or more
+distinct options, each option valued by the review (:func:`reversis_sim.review.reviewing.review_matches`:
+played out in worlds consistent with what the seat knew, the other seats by the rollout policy), and the seat's
+view at that decision.
 
 The views are the reference engine's (the same deals played again card for card, each seat's view record copied as
 its policy is asked), so the facts the weights are fitted on are computed by the very function the player runs on
@@ -15,10 +16,11 @@ import numpy as np
 
 from ..game import dealer_of
 from ..policies import PolicySpec
+from ..policies.learned_exchange_nb import exchange_facts_of
 from ..policies.learned_nb import facts_of
 from ..reference.match import play_deal
 from ..reference.seat_policy import Watching
-from ..review.marks import KIND_LEAD
+from ..review.marks import KIND_EXCHANGE, KIND_LEAD
 from ..review.reviewing import review_matches
 from ..rules import Rules
 
@@ -34,10 +36,15 @@ class _Capture(Watching):
     def watch(self, view, legal, card) -> None:
         self.store[(*self.deal_key, view.trick_index, len(view.current))] = self.inner._view.copy()
 
+    def exchange(self, view):
+        card = self.inner.exchange(view)
+        self.store[(*self.deal_key, -1, view.seat)] = self.inner._view.copy()
+        return card
+
 
 def views_of(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, first_match: int, n_matches: int) -> dict:
     """The view record of every card played in matches ``first_match ..``, keyed by (match, deal, trick,
-    position), from the reference engine."""
+    position), and of every talon decision, keyed by (match, deal, -1, seat), from the reference engine."""
     store: dict = {}
     key = [0, 0]
     policies = [_Capture(s, store, key) for s in seats]
@@ -56,14 +63,26 @@ def positions(rules: Rules, seats: Sequence[PolicySpec], rollout: PolicySpec, *,
     """The reviewed card decisions of matches ``first_match ..`` as arrays: ``O`` (options x N_O facts), ``D``
     (decisions x N_D facts), ``value`` (each option's measured value, fish), ``decision`` (each option's decision),
     ``card`` (each option's card), ``played`` (1 for the card the table played), ``deal`` (each decision's
-    (match, deal) as one number: match * match_deals + deal)."""
+    (match, deal) as one number: match * match_deals + deal); and the same arrays of the reviewed talon decisions
+    with two or more options, each name prefixed by ``x`` (``xO``, ``xD``, ...; a card -1 is keeping the hand)."""
     out = review_matches(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches,
                          reviewed=range(rules.n_seats), worlds=worlds, rollout=rollout, keep_options=True,
                          luck_samples=0, threads=1)
     d = out.decisions
-    rows = np.flatnonzero((d["kind"] >= KIND_LEAD) & (d["options"] >= 2))
     store = views_of(rules, seats, seed=seed, first_match=first_match, n_matches=n_matches)
-    keys = [(int(d["match"][r]), int(d["deal"][r]), int(d["trick"][r]), int(d["position"][r])) for r in rows]
+    cards = _of_kind(rules, out, store, (d["kind"] >= KIND_LEAD) & (d["options"] >= 2),
+                     lambda r: (int(d["trick"][r]), int(d["position"][r])), facts_of)
+    talon = _of_kind(rules, out, store, (d["kind"] == KIND_EXCHANGE) & (d["options"] >= 2),
+                     lambda r: (-1, int(d["seat"][r])), exchange_facts_of)
+    return cards | {"x" + k: v for k, v in talon.items()}
+
+
+def _of_kind(rules: Rules, out, store: dict, which: np.ndarray, where, facts) -> dict[str, np.ndarray]:
+    """The arrays of the reviewed decisions ``which`` (a mask of the decision rows), their views found in
+    ``store`` at (match, deal, *where(row)), their facts computed by ``facts``."""
+    d = out.decisions
+    rows = np.flatnonzero(which)
+    keys = [(int(d["match"][r]), int(d["deal"][r]), *where(r)) for r in rows]
     missing = [k for k in keys if k not in store]
     if missing:
         raise AssertionError(f"the reference engine did not play the reviewed decision {missing[0]}")
@@ -73,7 +92,7 @@ def positions(rules: Rules, seats: Sequence[PolicySpec], rollout: PolicySpec, *,
     op = np.concatenate(opts) if opts else np.zeros((0, 4))
     decision = np.repeat(np.arange(len(rows)), lens)
     cards = op[:, 0].astype(np.int64)
-    opt, dec = facts_of(rules, views, cards, decision)
+    opt, dec = facts(rules, views, cards, decision)
     played = (cards == d["played"][rows][decision]).astype(np.int8)
     return {"O": opt, "D": dec, "value": op[:, 1].astype(np.float64), "decision": decision, "card": cards,
             "played": played, "deal": (d["match"][rows] * rules.match_deals + d["deal"][rows]).astype(np.int64)}

@@ -5,9 +5,11 @@ missing ones, and the weights equal an uninterrupted run's.
 
 The table is one policy in every seat, an ``avoid`` setting or a learned player (the next round of a policy
 iteration: the positions its own play reaches, each option valued with it playing the rest of the deal); the review
-values each card option with that policy's rollouts. The weights keep its exchange (a learned player's: the
-``avoid`` setting its file names). The last :data:`HELD_OUT` of the matches choose the
-ridge penalty and are not fitted on.
+values each card option, and each option of the talon decisions, with that policy's rollouts. Where the rules
+have a talon the exchange model is fitted on the talon decisions as the card model is on the cards; with
+``exchange`` off, or rules without a talon, the weights keep the table's exchange (a learned player's: the
+``avoid`` setting its file names). The declaration is the ``avoid`` setting's. The last :data:`HELD_OUT` of the
+matches choose the ridge penalty and are not fitted on.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 
 from ..policies import parse_spec
 from ..policies import weights as W
-from ..policies.learned import FEATURES, N_WEIGHTS
+from ..policies.learned import EXCHANGE_FEATURES, FEATURES, N_WEIGHTS, N_XWEIGHTS
 from ..rules import Rules
 from .fit import fit
 from .positions import positions
@@ -44,7 +46,8 @@ class LearnError(ValueError):
 @dataclass(frozen=True)
 class LearnSpec:
     """What a learning run is: rules (their name and resolved values), the policy of the table and of the review's
-    rollouts (an ``avoid`` or ``learned`` spec), its seed, matches and review worlds."""
+    rollouts (an ``avoid`` or ``learned`` spec), its seed, matches and review worlds, and whether the exchange is
+    learned too (where the rules have a talon) or kept from the table's policy."""
 
     rules: str
     rules_params: dict
@@ -52,6 +55,7 @@ class LearnSpec:
     seed: int
     n_matches: int
     worlds: int
+    exchange: bool = True
 
     @property
     def n_chunks(self) -> int:
@@ -110,25 +114,44 @@ def learn(rules: Rules, spec: LearnSpec, out: Path, *, command: str, resume: boo
     if n_dec < MIN_DECISIONS_PER_WEIGHT * N_WEIGHTS or not len(held["decision"]):
         raise LearnError(f"{n_dec:,} decisions are too few to fit {N_WEIGHTS} weights (at least "
                          f"{MIN_DECISIONS_PER_WEIGHT * N_WEIGHTS:,}); give more deals")
+    x_train, x_held = _prefixed(train, "x"), _prefixed(held, "x")
+    n_x = int(x_train["decision"][-1]) + 1 if len(x_train["decision"]) else 0
+    learn_x = spec.exchange and n_x + len(x_held["decision"]) > 0
+    if learn_x and (n_x < MIN_DECISIONS_PER_WEIGHT * N_XWEIGHTS or not len(x_held["decision"])):
+        raise LearnError(f"{n_x:,} talon decisions are too few to fit the exchange's {N_XWEIGHTS} weights (at least "
+                         f"{MIN_DECISIONS_PER_WEIGHT * N_XWEIGHTS:,}); give more deals, or --keep-exchange")
     weights, report = fit(train, held)
     report |= {"train_matches": cut, "held_out_matches": spec.n_matches - cut, "train_decisions": n_dec,
                "features": FEATURES}
-    W.save(out, weights, exchange=exchange, rules=rules, command=command,
+    wx = None if table.weights is None else W.load(table.weights).WX  # kept, unless learned again
+    if learn_x:
+        wx, x_report = fit(x_train, x_held)
+        report["exchange"] = x_report | {"train_decisions": n_x, "features": EXCHANGE_FEATURES}
+    W.save(out, weights, WX=wx, exchange=exchange, rules=rules, command=command,
            provenance={"spec": asdict(spec), "fit": report, "target": "the review's option values (each option "
                        "played out in worlds consistent with the seat's information), centred within decisions"})
     shutil.rmtree(parts)
     return report
 
 
+def _prefixed(data: dict, prefix: str) -> dict:
+    """The arrays of ``data`` whose names start with ``prefix``, named without it."""
+    return {k[len(prefix):]: v for k, v in data.items() if k.startswith(prefix)}
+
+
 def _load(parts: Path, spec: LearnSpec, lo: int, hi: int) -> dict:
     """The positions of matches ``lo .. hi`` (whole chunks; ``lo``, ``hi`` cut inside a chunk by match), with
-    decisions renumbered from 0."""
+    decisions renumbered from 0: the card decisions' arrays, and the talon decisions' prefixed by ``x``."""
+    return _load_kind(parts, spec, lo, hi, "") | {"x" + k: v for k, v in _load_kind(parts, spec, lo, hi, "x").items()}
+
+
+def _load_kind(parts: Path, spec: LearnSpec, lo: int, hi: int, p: str) -> dict:
     keys = ("O", "D", "value", "decision", "card", "played", "deal")
     acc: dict[str, list] = {k: [] for k in keys}
     n_dec, per = 0, int(spec.rules_params["match_deals"])
     for c in range(spec.n_chunks):
         with np.load(parts / f"chunk-{c:05d}.npz") as z:
-            d = {k: z[k] for k in keys}
+            d = {k: z[p + k] for k in keys}
         m_of = d["deal"] // per  # each decision's match
         keep_dec = (m_of >= lo) & (m_of < hi)
         if not keep_dec.any():

@@ -11,14 +11,22 @@ played (the lowest card code among equal scores).
 
 The weights ``W`` are fitted by ``reversis-sim learn`` (:mod:`reversis_sim.learn`): a ridge regression of every
 option's value, as the review measures it (each option played out in worlds consistent with what the seat knew),
-on these facts, centred within each decision. The exchange, the declaration and the declarer's goal are those of
-the ``avoid`` setting the weights file names (the one whose deals the weights were learned from): the review's
-values of a card need the deal that follows the exchange, and the card model is what was learned.
+on these facts, centred within each decision. The talon decision is a second model of the same form (below), fitted
+the same way on the review's values of the talon options; the declaration and the declarer's goal are those of the
+``avoid`` setting the weights file names (the one whose deals the weights were learned from), as is the exchange of
+a file that carries no exchange model.
 
 The parameter vector (what the kernels carry per seat) is the weights file's, built by
 :func:`.weights.vector`: :data:`LAYOUT` (the vector's layout version), the sizes ``N_O`` and ``N_D``, the
 ``avoid`` parameters of the exchange (:data:`N_EXCHANGE` of them), then ``W`` decision-fact by decision-fact
-(``(N_D + 1) * N_O`` values, the first row the option facts' own weights).
+(``(N_D + 1) * N_O`` values, the first row the option facts' own weights), then a flag and the exchange model's
+weights ``WX`` (``(N_XD + 1) * N_XO`` values, zeros where the file carries no exchange model).
+
+The exchange model (where the weights file carries one: :data:`AT_XFLAG`) scores each option of the talon decision,
+every card of the hand to discard and, where the seat may take nothing, keeping the hand, by the same bilinear form
+of :data:`EXCHANGE_OPTION_FACTS` and :data:`EXCHANGE_DECISION_FACTS` (the hand's), fitted by ``learn`` on the
+review's values of the exchange options; the highest score is taken (keeping first, then the lowest card code,
+among equal scores). The declaration stays the ``avoid`` setting's.
 """
 
 from __future__ import annotations
@@ -49,13 +57,31 @@ AT_EXCHANGE = 3  # the avoid parameters of the exchange
 AT_WEIGHTS = AT_EXCHANGE + N_EXCHANGE
 """Where each part of the parameter vector starts (``[0]`` is :data:`LAYOUT`)."""
 N_WEIGHTS = (N_D + 1) * N_O
-VECTOR_LEN = AT_WEIGHTS + N_WEIGHTS
 FEATURES = f"layout {LAYOUT}: option " + ",".join(OPTION_FACTS) + "; decision " + ",".join(DECISION_FACTS)
 """The feature set, as a weights file records it."""
+
+EXCHANGE_OPTION_FACTS = ("keep", "strength", "points", "ace", "quinola", "ace_of_diamonds", "heart", "suit_length",
+                         "mine_above", "mine_below", "singleton", "doubleton", "top_of_suit")
+"""The facts of an exchange option (discarding a card of the hand, or ``keep``: taking nothing, where the seat may),
+in the order of the exchange model (:func:`.learned_exchange_nb.exchange_option_facts`)."""
+EXCHANGE_DECISION_FACTS = ("dealer", "must_discard", "aces", "hold_quinola", "hearts", "low_hearts", "short_suits",
+                           "voids", "hand_points", "high_cards")
+"""The facts of an exchange decision, read from the hand (:func:`.learned_exchange_nb.exchange_decision_facts`)."""
+N_XO = len(EXCHANGE_OPTION_FACTS)
+N_XD = len(EXCHANGE_DECISION_FACTS)
+N_XWEIGHTS = (N_XD + 1) * N_XO
+EXCHANGE_FEATURES = "exchange 1: option " + ",".join(EXCHANGE_OPTION_FACTS) + "; decision " + ",".join(
+    EXCHANGE_DECISION_FACTS)
+"""The exchange model's feature set, as a weights file that carries one records it."""
+AT_XFLAG = AT_WEIGHTS + N_WEIGHTS
+"""1 where the vector carries a learned exchange (its weights ``WX`` follow), 0 where the exchange is the ``avoid``
+setting's."""
+AT_XWEIGHTS = AT_XFLAG + 1
+VECTOR_LEN = AT_XWEIGHTS + N_XWEIGHTS
 
 DEFAULT_WEIGHTS = "parlett"
 """The weights a spec that names none plays: the shipped file of the default rules."""
 
 FAMILY = Family("learned", LEARNED_ID, "a linear model of each card's value learned from reviewed deals "
-                "(reversis-sim learn); the exchange of the avoid setting it was learned from", (), ".learned_nb",
+                "(reversis-sim learn), and of each talon option where the rules have a talon", (), ".learned_nb",
                 draws=False, weights=DEFAULT_WEIGHTS)

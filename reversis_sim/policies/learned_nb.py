@@ -3,8 +3,9 @@ seat's view, and the linear model's card.
 
 The facts are computed into two small arrays on the stack (:func:`scratch`: the decisions borrow their callers'
 arrays and allocate nothing), the decision's facts weigh the option facts once (``v = W' [1, D]``), then each legal
-card costs its option facts and one dot product with ``v``. The exchange, the declaration and the goal are
-``avoid``'s (:mod:`.avoid_nb`) with the parameters the vector carries.
+card costs its option facts and one dot product with ``v``. The exchange is the exchange model's where the vector
+carries one (:mod:`.learned_exchange_nb`: the same bilinear form over the hand's facts), otherwise ``avoid``'s;
+the declaration and the goal are ``avoid``'s (:mod:`.avoid_nb`) with the parameters the vector carries.
 
 :func:`decision_facts` and :func:`option_facts` are also what ``reversis-sim learn`` fits the weights on (called
 on the views of the reviewed decisions), so the facts trained on are the facts played on.
@@ -44,7 +45,8 @@ from ..kernel.view import (
 )
 from . import avoid_nb
 from .cardsense import current_best, nth_seat
-from .learned import AT_EXCHANGE, AT_WEIGHTS, N_D, N_EXCHANGE, N_O
+from .learned import AT_EXCHANGE, AT_WEIGHTS, AT_XFLAG, N_D, N_EXCHANGE, N_O, N_XD, N_XO
+from .learned_exchange_nb import choose
 
 _ACES = bit(C.make(C.RANK_ACE, 0)) | bit(C.make(C.RANK_ACE, 1)) | bit(C.make(C.RANK_ACE, 2)) | bit(
     C.make(C.RANK_ACE, 3))
@@ -257,8 +259,14 @@ def play(params, draws, view, tables):
 
 @njit_nrt_free
 def exchange(params, draws, view, tables):
-    """``avoid``'s talon decision with the parameters the vector carries."""
-    return avoid_nb.exchange(params[AT_EXCHANGE:AT_EXCHANGE + N_EXCHANGE], draws, view, tables)
+    """The talon decision: the card to discard, or -1 to keep the hand (never -1 when the seat is the dealer or must
+    discard). The exchange model's choice where the vector carries one (:func:`.learned_exchange_nb.choose`),
+    otherwise ``avoid``'s decision with the parameters the vector carries. Called, not inlined: four calls a deal,
+    and inlined into the deal skeleton it cost every first run about 2.5 s more of compile for no speed that a
+    table of four showed (0.50-0.52 of ``strong``'s deals a second either way, loaded machine)."""
+    if params[AT_XFLAG] < 0.5:
+        return avoid_nb.exchange(params[AT_EXCHANGE:AT_EXCHANGE + N_EXCHANGE], draws, view, tables)
+    return choose(params, view, tables, scratch(10), scratch(13))
 
 
 @njit_nrt_free
@@ -273,7 +281,8 @@ def goal(params, draws, view, tables):
     return avoid_nb.goal(params, draws, view, tables)
 
 
-assert N_D == 23 and N_O == 18, "scratch() takes constants: keep its sizes those of .learned"
+assert N_D == 23 and N_O == 18 and N_XD == 10 and N_XO == 13, \
+    "scratch() takes constants: keep its sizes those of .learned"
 
 
 @njit_nrt_free

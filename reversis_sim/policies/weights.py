@@ -6,7 +6,11 @@ The arrays of a file (:func:`save` writes them, :func:`load` checks every one):
 - ``format`` (:data:`FORMAT`), ``layout`` (:data:`.learned.LAYOUT`), ``features`` (:data:`.learned.FEATURES`): a file
   of another format, layout or feature set is refused, never read as this one;
 - ``W``: ``float64 (N_D + 1, N_O)``, the model's weights (:mod:`.learned`), every one finite;
-- ``exchange``: the ``avoid`` spec whose exchange and declaration the player keeps;
+- ``exchange``: the ``avoid`` spec whose declaration the player keeps, and its exchange where the file carries no
+  exchange model;
+- ``WX``, ``exchange_features`` (optional: a file of rules with a talon learned with the exchange):
+  ``float64 (N_XD + 1, N_XO)``, the exchange model's weights, every one finite, and its feature set
+  (:data:`.learned.EXCHANGE_FEATURES`; a file of another is refused);
 - ``rules``, ``rules_params``: the rule set the weights were learned under (JSON); a table of other rules refuses
   them (:func:`check_rules`);
 - ``command``, ``provenance``: how they were made (the command line; seeds, sizes, fit, as JSON).
@@ -24,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .learned import FEATURES, LAYOUT, N_D, N_EXCHANGE, N_O
+from .learned import EXCHANGE_FEATURES, FEATURES, LAYOUT, N_D, N_EXCHANGE, N_O, N_XD, N_XO, N_XWEIGHTS
 
 FORMAT = "reversis_sim learned weights"
 SHIPPED_DIR = Path(__file__).with_name("weights_data")
@@ -40,7 +44,8 @@ class WeightsError(ValueError):
 
 @dataclass(frozen=True)
 class Weights:
-    """A weights file, checked: where it is, ``W``, the exchange's ``avoid`` vector, and what it records."""
+    """A weights file, checked: where it is, ``W``, the exchange's ``avoid`` vector, what it records, and the
+    exchange model's weights ``WX`` (None: the ``avoid`` setting exchanges)."""
 
     path: Path
     W: np.ndarray
@@ -50,6 +55,7 @@ class Weights:
     rules_params: dict
     command: str
     provenance: dict
+    WX: np.ndarray | None = None
 
 
 def resolve(name: str) -> Path:
@@ -103,6 +109,18 @@ def _read(path: Path) -> Weights:
     if not np.all(np.isfinite(W)):
         raise WeightsError(f"{bad} holds {int(np.sum(~np.isfinite(W)))} weights that are not finite numbers (NaN "
                            f"or infinite); learn them again")
+    WX = None
+    if "WX" in arrays or "exchange_features" in arrays:
+        if str(arrays.get("exchange_features", "")) != EXCHANGE_FEATURES:
+            raise WeightsError(f"{bad} carries an exchange model of another feature set than this reversis_sim "
+                               f"computes; learn the weights again with this version")
+        WX = np.asarray(arrays.get("WX", np.zeros(0)), dtype=np.float64)
+        if WX.shape != (N_XD + 1, N_XO):
+            raise WeightsError(f"{bad} holds exchange weights of shape {WX.shape}, not {(N_XD + 1, N_XO)}; learn "
+                               f"them again")
+        if not np.all(np.isfinite(WX)):
+            raise WeightsError(f"{bad} holds {int(np.sum(~np.isfinite(WX)))} exchange weights that are not finite "
+                               f"numbers (NaN or infinite); learn them again")
     from .registry import PolicySpecError, parse_spec  # the registry imports this module
 
     exchange = str(arrays["exchange"])
@@ -119,12 +137,14 @@ def _read(path: Path) -> Weights:
         raise WeightsError(f"{bad} records its rules or provenance in a form that cannot be read; learn it "
                            f"again") from None
     return Weights(path, W, exchange, spec.values(), str(arrays["rules"]), rules_params, str(arrays["command"]),
-                   provenance)
+                   provenance, WX)
 
 
 def vector(w: Weights) -> tuple[float, ...]:
     """The kernels' parameter vector of a learned seat (layout: :mod:`.learned`)."""
-    return (float(LAYOUT), float(N_O), float(N_D)) + tuple(w.exchange_vector) + tuple(float(x) for x in w.W.ravel())
+    x = (1.0,) + tuple(float(v) for v in w.WX.ravel()) if w.WX is not None else (0.0,) * (1 + N_XWEIGHTS)
+    own = (float(LAYOUT), float(N_O), float(N_D)) + tuple(w.exchange_vector)
+    return own + tuple(float(v) for v in w.W.ravel()) + x
 
 
 def rules_differ(w: Weights, rules_params: dict) -> list[str]:
@@ -144,11 +164,14 @@ def check_rules(w: Weights, rules) -> None:
                            f"--rules {rules.name})")
 
 
-def save(path: Path, W: np.ndarray, *, exchange: str, rules, command: str, provenance: dict) -> None:
-    """Write a weights file (to a temporary name, then renamed: a file is whole or absent)."""
+def save(path: Path, W: np.ndarray, *, exchange: str, rules, command: str, provenance: dict,
+         WX: np.ndarray | None = None) -> None:
+    """Write a weights file (to a temporary name, then renamed: a file is whole or absent); ``WX``: the exchange
+    model's weights, if one was learned."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, format=np.array(FORMAT), layout=np.array(LAYOUT), features=np.array(FEATURES),
+    extra = {} if WX is None else {"WX": np.asarray(WX, np.float64), "exchange_features": np.array(EXCHANGE_FEATURES)}
+    np.savez(tmp, **extra, format=np.array(FORMAT), layout=np.array(LAYOUT), features=np.array(FEATURES),
              W=np.asarray(W, np.float64), exchange=np.array(exchange), rules=np.array(rules.name),
              rules_params=np.array(json.dumps(rules.to_params(), sort_keys=True)), command=np.array(command),
              provenance=np.array(json.dumps(provenance, sort_keys=True)))

@@ -39,7 +39,9 @@ def main() -> None:
     ap.add_argument("--only", choices=("explore", "confirm", "speed", "search"), default=None)
     ap.add_argument("--player", default="learned", help="the learned player measured (a spec)")
     ap.add_argument("--deals", type=int, default=480_000, help="deals of a comparison (whole matches)")
-    ap.add_argument("--search-deals", type=int, default=4_800, help="deals of the search's comparison")
+    ap.add_argument("--search-deals", type=int, default=48_000, help="deals of the search's comparison")
+    ap.add_argument("--search-spec", default="search:worlds=8,start=6,rollout={player}",
+                    help="the search setting compared with the default search ({player}: the learned player)")
     ap.add_argument("--speed-deals", type=int, default=120_000, help="deals of a table per speed round")
     ap.add_argument("--rounds", type=int, default=5, help="speed rounds")
     a = ap.parse_args()
@@ -58,7 +60,7 @@ def main() -> None:
                            "threads": 1}
         print("speed", report["speed"], flush=True)
     if a.only in (None, "search"):
-        report["search"] = gain(rules, f"search:rollout={a.player}", "search", "strong", CONFIRM_SEED,
+        report["search"] = gain(rules, a.search_spec.format(player=a.player), "search", "strong", CONFIRM_SEED,
                                 a.search_deals)
         print("search", report["search"], flush=True)
     report["seconds"] = round(time.time() - t0)
