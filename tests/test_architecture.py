@@ -203,11 +203,9 @@ def test_the_map_names_every_module_in_its_floor():
     assert not missing, f"docs/architecture.md does not name these modules in their floor's row: {missing}"
 
 
-NAMED_SLOTS_PENDING = {"kernel/payments.py": 14, "kernel/settle.py": 16, "numba_engine/rows.py": 8,
-                       "policies/deal_nb.py": 6, "policies/learned_nb.py": 56}
-"""Unnamed slots left in files being rewritten on another branch (their ledger, claims, trick and exchange columns
-have names in kernel/layout.py: LG_*, CL_*, TR_*, EX_*), and the learned model's decision facts, read by their place in
-its feature vector (to be named with the facts' table): counted so that they cannot grow; the numbers only fall."""
+NAMED_SLOTS_PENDING = {"policies/learned_nb.py": 56}
+"""The learned model's decision facts, read by their place in its feature vector (to be named with the facts'
+table): counted so that they cannot grow; the number only falls."""
 
 
 def _unnamed_slots(path: Path) -> list[str]:

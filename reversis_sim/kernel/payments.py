@@ -44,6 +44,10 @@ from .compiled import (
 )
 from .jit import njit_nrt_free, njit_nrt_free_inline
 from .layout import (
+    CL_AMOUNT,
+    CL_HOLDER,
+    CL_REASON,
+    CL_TRICK,
     COL_ERROR,
     COL_FISH,
     COL_FROM_POOL,
@@ -53,9 +57,17 @@ from .layout import (
     COL_Q_TRICK,
     COL_TO_POOL,
     ERR_LEDGER,
+    LG_AMOUNT,
+    LG_PAYEE,
+    LG_PAYER,
+    LG_REASON,
+    LG_RETURNED,
+    LG_TRICK,
     Q_DUMPED,
     Q_FORCED,
     Q_LED,
+    TR_CARDS,
+    TR_LEADER,
 )
 
 QUINOLA = C.QUINOLA
@@ -87,12 +99,12 @@ def pay(row, ledger, trick, payer, payee, amount, reason):
         row[COL_TO_POOL + payer] += amount
     else:
         row[COL_FISH + payee] += amount
-    ledger[n, 0] = trick
-    ledger[n, 1] = payer
-    ledger[n, 2] = payee
-    ledger[n, 3] = amount
-    ledger[n, 4] = reason
-    ledger[n, 5] = 0
+    ledger[n, LG_TRICK] = trick
+    ledger[n, LG_PAYER] = payer
+    ledger[n, LG_PAYEE] = payee
+    ledger[n, LG_AMOUNT] = amount
+    ledger[n, LG_REASON] = reason
+    ledger[n, LG_RETURNED] = 0
     row[COL_N_PAYMENTS] = n + 1
 
 
@@ -167,9 +179,9 @@ def side_payments(P, n, row, ledger, claims, n_claims, t, tricks, dealer, winner
     other presets' amounts are parameters). Returns the new number of led claims."""
     sit = sitting_out(n, dealer)
     origin = round_origin(n, dealer)
-    leader = tricks[t - 1, 0]
+    leader = tricks[t - 1, TR_LEADER]
     p_leader = position(leader, origin, n)
-    led_suit = tricks[t - 1, 1] >> 4
+    led_suit = tricks[t - 1, TR_CARDS] >> 4
     for i in range(4):
         card = tricks[t - 1, 1 + i]
         if card == QUINOLA:
@@ -191,10 +203,10 @@ def side_payments(P, n, row, ledger, claims, n_claims, t, tricks, dealer, winner
                 row[COL_Q_FATE] = Q_LED
                 row[COL_Q_TRICK] = t
             if led_amount:
-                claims[n_claims, 0] = t
-                claims[n_claims, 1] = seat
-                claims[n_claims, 2] = led_amount
-                claims[n_claims, 3] = R_Q_LED if quinola else R_ACE_LED
+                claims[n_claims, CL_TRICK] = t
+                claims[n_claims, CL_HOLDER] = seat
+                claims[n_claims, CL_AMOUNT] = led_amount
+                claims[n_claims, CL_REASON] = R_Q_LED if quinola else R_ACE_LED
                 n_claims += 1
             # R25: a led Quinola doubles the pool (holder pays the pool's amount).
             if quinola and P[P_Q_POOL_LED_DOUBLES]:
@@ -236,19 +248,19 @@ def commit_reversis(P, row, ledger, claims, n_claims, t):
     new number of led claims."""
     n = row[COL_N_PAYMENTS]
     for idx in range(n):
-        trick = ledger[idx, 0]
-        if trick == 0 or trick > t or ledger[idx, 4] == R_RETURN:
+        trick = ledger[idx, LG_TRICK]
+        if trick == 0 or trick > t or ledger[idx, LG_REASON] == R_RETURN:
             continue
-        payer = ledger[idx, 1]
-        payee = ledger[idx, 2]
+        payer = ledger[idx, LG_PAYER]
+        payee = ledger[idx, LG_PAYEE]
         is_pool = payer == POOL or payee == POOL
         if (is_pool and P[P_ROLLBACK_POOL]) or (not is_pool and P[P_ROLLBACK_SIDE]):
-            pay(row, ledger, t, payee, payer, ledger[idx, 3], R_RETURN)
-            ledger[idx, 5] = 1
+            pay(row, ledger, t, payee, payer, ledger[idx, LG_AMOUNT], R_RETURN)
+            ledger[idx, LG_RETURNED] = 1
     if P[P_ROLLBACK_CLAIMS]:
         kept = 0
         for i in range(n_claims):
-            if claims[i, 0] > t:
+            if claims[i, CL_TRICK] > t:
                 for j in range(4):
                     claims[kept, j] = claims[i, j]
                 kept += 1

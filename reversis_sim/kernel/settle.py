@@ -62,6 +62,10 @@ from .compiled import (
 )
 from .jit import njit_nrt_free, njit_nrt_free_inline
 from .layout import (
+    CL_AMOUNT,
+    CL_HOLDER,
+    CL_REASON,
+    CL_TRICK,
     COL_BETE,
     COL_ESP_GOAL,
     COL_ESP_MADE,
@@ -76,7 +80,14 @@ from .layout import (
     COL_Q_TRICK,
     COL_SCORE,
     COL_WON,
+    LG_AMOUNT,
+    LG_PAYEE,
+    LG_PAYER,
+    LG_REASON,
+    LG_RETURNED,
+    LG_TRICK,
     Q_DUMPED,
+    TR_WINNER,
 )
 from .payments import mult, pay, sitting_out
 
@@ -139,13 +150,14 @@ def settle_party(P, n, row, ledger, claims, n_claims, dealer, declarer, committe
             # R41, A14, G8: return every dump payment and pool win still standing, doubled.
             n_rows = row[COL_N_PAYMENTS]
             for idx in range(n_rows):
-                if ledger[idx, 5] or ledger[idx, 2] != d:
+                if ledger[idx, LG_RETURNED] or ledger[idx, LG_PAYEE] != d:
                     continue
-                reason = ledger[idx, 4]
+                reason = ledger[idx, LG_REASON]
                 if reason == R_ACE_DUMPED or reason == R_Q_DUMPED:
-                    pay(row, ledger, 0, d, ledger[idx, 1], ledger[idx, 3] * P[P_ESP_RETURN_FACTOR], R_RETURN)
+                    pay(row, ledger, 0, d, ledger[idx, LG_PAYER], ledger[idx, LG_AMOUNT] * P[P_ESP_RETURN_FACTOR],
+                        R_RETURN)
                 elif reason == R_POOL_WON:
-                    pay(row, ledger, 0, d, POOL, ledger[idx, 3] * P[P_ESP_POOL_RETURN_FACTOR], R_RETURN)
+                    pay(row, ledger, 0, d, POOL, ledger[idx, LG_AMOUNT] * P[P_ESP_POOL_RETURN_FACTOR], R_RETURN)
 
     # R28-R32: the party (cancelled by a made reversis, R36).
     if made and P[P_CANCEL_PARTY]:
@@ -165,9 +177,10 @@ def settle_party(P, n, row, ledger, claims, n_claims, dealer, declarer, committe
     row[COL_PARTY_WINNER] = winner
     # R22, A3: led Aces and Quinola are paid to the party winner (nothing if he led it himself).
     for i in range(n_claims):
-        holder = claims[i, 1]
+        holder = claims[i, CL_HOLDER]
         if holder != winner:
-            pay(row, ledger, 0, holder, winner, claims[i, 2] * mult(P, claims[i, 0], holder, winner), claims[i, 3])
+            pay(row, ledger, 0, holder, winner, claims[i, CL_AMOUNT] * mult(P, claims[i, CL_TRICK], holder, winner),
+                claims[i, CL_REASON])
     value = row[COL_PARTY_VALUE]  # R31
     payers = P[P_PARTY_PAYERS]
     if payers == PAYERS_EACH_OTHER:  # R32: every other player pays; opposite x2
@@ -232,7 +245,7 @@ def settle_penalty(P, n, row, ledger, tricks, dealer, declarer, committed, made)
     surcharge = 0
     q_trick = row[COL_Q_TRICK]
     if q_trick > 0 and (row[COL_Q_FATE] != Q_DUMPED or P[P_PLACEMENT_IS_CAPTURE]):
-        taker = tricks[q_trick - 1, 5]
+        taker = tricks[q_trick - 1, TR_WINNER]
         surcharge = row[COL_POOL_AFTER] + P[P_Q_CAPTURE_SURCHARGE]
         pay(row, ledger, 0, taker, POOL, surcharge, R_Q_CAPTURED)
     # Step 4: penalty fiches: each seat pays its card points into the pot (A18).
@@ -265,8 +278,8 @@ def settle_bank(P, n, row, ledger, dealer, declarer, committed, made):
             if s != c and s != sit:
                 got = 0
                 for idx in range(row[COL_N_PAYMENTS]):
-                    if ledger[idx, 0] != 0 and ledger[idx, 2] == s:
-                        got += ledger[idx, 3]
+                    if ledger[idx, LG_TRICK] != 0 and ledger[idx, LG_PAYEE] == s:
+                        got += ledger[idx, LG_AMOUNT]
                 pay(row, ledger, 0, s, c, got, R_REVERSIS_MADE)
         if P[P_REV_PLUS_POOL]:
             pay(row, ledger, 0, POOL, c, row[COL_POOL_AFTER], R_REVERSIS_POOL)
@@ -283,8 +296,9 @@ def settle_bank(P, n, row, ledger, dealer, declarer, committed, made):
             # Step 2 (G2): everything he received in tricks 1-11 goes back doubled; then he doubles the bank.
             n_rows = row[COL_N_PAYMENTS]
             for idx in range(n_rows):
-                if ledger[idx, 0] != 0 and ledger[idx, 2] == d:
-                    pay(row, ledger, 0, d, ledger[idx, 1], ledger[idx, 3] * P[P_ESP_RETURN_FACTOR], R_RETURN)
+                if ledger[idx, LG_TRICK] != 0 and ledger[idx, LG_PAYEE] == d:
+                    pay(row, ledger, 0, d, ledger[idx, LG_PAYER], ledger[idx, LG_AMOUNT] * P[P_ESP_RETURN_FACTOR],
+                        R_RETURN)
             pay(row, ledger, 0, d, POOL, row[COL_POOL_AFTER], R_BANK_DOUBLE)
     # Step 3: the bank to the winner, and the bête pays him 4.
     row[COL_PARTY_WINNER] = winner
@@ -300,4 +314,4 @@ def settle_simple(P, n, row, tricks):
         row[COL_SCORE + s] = row[COL_POINTS + s]
     q_trick = row[COL_Q_TRICK]
     if q_trick > 0:
-        row[COL_SCORE + tricks[q_trick - 1, 5]] += P[P_SIMPLE_Q_EXTRA]
+        row[COL_SCORE + tricks[q_trick - 1, TR_WINNER]] += P[P_SIMPLE_Q_EXTRA]

@@ -42,9 +42,15 @@ from ..kernel.layout import (
     COL_REV_SEAT,
     COL_TO_POOL,
     COL_WON,
+    LG_AMOUNT,
+    LG_PAYEE,
+    LG_PAYER,
+    LG_REASON,
 )
 
 ONE = np.uint64(1)
+PAID, RECEIVED = 0, 1
+"""The two directions of a party's sums by reason (the first axis of :func:`payment_rows`' ``scratch``)."""
 assert len(REASONS) <= 64  # a seat's reasons are one bit each of a uint64
 
 PAY_SLOTS = 2 * MAX_LEDGER + 1
@@ -84,12 +90,12 @@ def payment_rows(row, ledger, scratch, used, q_net, n_seats, seat, reason, amoun
     or not its amount is zero and kept by counting it, so the slot after the last row may be overwritten
     (:data:`PAY_SLOTS` leaves room for it)."""
     for i in range(row[COL_N_PAYMENTS]):
-        a = ledger[i, 3]
-        r = ledger[i, 4]
-        payer = ledger[i, 1]
-        payee = ledger[i, 2]
-        scratch[0, payer, r] += a
-        scratch[1, payee, r] += a
+        a = ledger[i, LG_AMOUNT]
+        r = ledger[i, LG_REASON]
+        payer = ledger[i, LG_PAYER]
+        payee = ledger[i, LG_PAYEE]
+        scratch[PAID, payer, r] += a
+        scratch[RECEIVED, payee, r] += a
         used[payer] |= ONE << np.uint64(r)
         used[payee] |= ONE << np.uint64(r)
     k = first
@@ -101,10 +107,10 @@ def payment_rows(row, ledger, scratch, used, q_net, n_seats, seat, reason, amoun
         while m:
             r = lowest(m)
             m &= m - ONE
-            paid = scratch[0, s, r]
-            got = scratch[1, s, r]
-            scratch[0, s, r] = 0
-            scratch[1, s, r] = 0
+            paid = scratch[PAID, s, r]
+            got = scratch[RECEIVED, s, r]
+            scratch[PAID, s, r] = 0
+            scratch[RECEIVED, s, r] = 0
             net += got * np.int64((QUINOLA_RECEIVED_BITS >> np.uint64(r)) & ONE)
             net -= paid * np.int64((QUINOLA_PAID_BITS >> np.uint64(r)) & ONE)
             seat[k] = s
@@ -121,8 +127,8 @@ def payment_rows(row, ledger, scratch, used, q_net, n_seats, seat, reason, amoun
     while m:
         r = lowest(m)
         m &= m - ONE
-        scratch[0, POOL, r] = 0
-        scratch[1, POOL, r] = 0
+        scratch[PAID, POOL, r] = 0
+        scratch[RECEIVED, POOL, r] = 0
     used[POOL] = 0
     return k - first
 

@@ -93,6 +93,9 @@ from ..kernel.layout import (
     ERR_EXCHANGE,
     ERR_FAMILY,
     ERR_PLAY,
+    EX_CARD,
+    EX_SEAT,
+    EX_TOOK,
     H_LEAD,
     H_NOW,
     NO_CHOICE,
@@ -101,6 +104,8 @@ from ..kernel.layout import (
     PH_DONE,
     PH_EXCHANGE,
     PH_TRICKS,
+    TR_LEADER,
+    TR_WINNER,
     UNKNOWN_FAMILY,
 )
 from ..kernel.payments import antes, commit_reversis, position, round_origin, seat_of, side_payments
@@ -268,7 +273,7 @@ def _exchange(P, n, tables, seats, deal):
         else:
             stopped = ((at[AT_STOP] >> seat) & 1) != 0
             if k < at[AT_FORCED_EXCH]:
-                choice = exch[k, 1]
+                choice = exch[k, EX_CARD]
                 stopped = stopped and at[AT_STOP_FORCED] != 0
             else:
                 choice = exchange_choice(seats, deal.draws, view, tables)
@@ -281,19 +286,19 @@ def _exchange(P, n, tables, seats, deal):
             # not a card of his hand; or no family is registered under the seat's id
             row[COL_ERROR] = (ERR_FAMILY if choice == UNKNOWN_FAMILY else ERR_EXCHANGE) + 16 * seat
             choice = select(hand, 0)
-        exch[k, 0] = seat
-        exch[k, 1] = choice
-        exch[k, 2] = 0
+        exch[k, EX_SEAT] = seat
+        exch[k, EX_CARD] = choice
+        exch[k, EX_TOOK] = 0
         if must:  # R13: the dealer discards, never takes; F3.2: everyone discards, the non-dealers took
             hand &= ~bit(choice)
             talon_card = choice
-            exch[k, 2] = 1 if seat != dealer else 0
+            exch[k, EX_TOOK] = 1 if seat != dealer else 0
         elif choice < 0:  # R14 (b): keep the hand and just look at the card
             talon_card = offered[seat]
         else:  # R14 (a): discard one card, take the face-down card without looking first
             hand = (hand & ~bit(choice)) | bit(offered[seat])
             talon_card = choice
-            exch[k, 2] = 1
+            exch[k, EX_TOOK] = 1
         hands[H_NOW, seat] = hand
         known[seat] = bit(talon_card)  # A17: his discard, or the card he looked at
         talon_points += tables[T_TALON_POINTS, talon_card]
@@ -389,7 +394,7 @@ def _tricks(P, n, tables, seats, deal):
     for ti in range(at[AT_STEP], n_tricks):
         t = ti + 1
         if k0 == 0:
-            tricks[ti, 0] = leader
+            tricks[ti, TR_LEADER] = leader
             led_suit = -1
             played = _ZERO
             view[V_TRICK] = ti
@@ -434,7 +439,7 @@ def _tricks(P, n, tables, seats, deal):
                 led_suit = card >> 4
         k0 = 0
         winner = trick_winner(n, tables, tricks, ti, dealer, leader, led_suit)
-        tricks[ti, 5] = winner
+        tricks[ti, TR_WINNER] = winner
         row[COL_WON + winner] += 1
         for k in range(N_ACTIVE):  # R7, R28
             row[COL_POINTS + winner] += tables[T_TRICK_POINTS, tricks[ti, 1 + k]]
