@@ -249,3 +249,13 @@ def test_a_search_rolls_out_with_the_learned_player_and_both_engines_agree():
 def test_an_unknown_shipped_name_is_refused_with_the_names():
     with pytest.raises(PolicySpecError, match="no shipped weights named 'modrn'.*modern"):
         parse_spec("learned:weights=modrn")
+
+
+def test_each_fact_is_named_by_its_place_in_the_model():
+    """The numba code reads the facts by name (``o[O_TAKES_NOW]``, ``d[D_LEAD]``): each name is the fact's place in
+    :data:`OPTION_FACTS` and :data:`DECISION_FACTS`, the order the weights were fitted in."""
+    from reversis_sim.policies import learned
+
+    for prefix, facts in (("O_", learned.OPTION_FACTS), ("D_", learned.DECISION_FACTS)):
+        names = {n: getattr(learned, n) for n in dir(learned) if n.startswith(prefix)}
+        assert names == {prefix + f.upper(): i for i, f in enumerate(facts)}

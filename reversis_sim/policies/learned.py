@@ -50,6 +50,17 @@ DECISION_FACTS = ("lead", "follow", "discard", "position", "trick", "last_two", 
 """The decision facts, in the order of the model (:func:`.learned_nb.decision_facts` computes them)."""
 N_O = len(OPTION_FACTS)
 N_D = len(DECISION_FACTS)
+
+(O_STRENGTH, O_POINTS, O_ACE, O_QUINOLA, O_ACE_OF_DIAMONDS, O_HEART, O_DIAMOND, O_TAKES_NOW, O_TAKES_POINTS,
+ O_UNSEEN_ABOVE, O_UNSEEN_BELOW, O_UNSEEN_SUIT, O_MASTER, O_SUIT_LENGTH, O_TOP_OF_SUIT, O_BOTTOM_OF_SUIT,
+ O_SINGLETON, O_MINE_ABOVE) = range(N_O)
+"""Each option fact's place in the model, named ``O_`` and the fact (tests/test_learned.py holds them to
+:data:`OPTION_FACTS`)."""
+(D_LEAD, D_FOLLOW, D_DISCARD, D_POSITION, D_TRICK, D_LAST_TWO, D_TRICK_POINTS, D_TRICK_HAS_QUINOLA,
+ D_TRICK_HAS_ACE, D_HOLD_QUINOLA, D_QUINOLA_GONE, D_QUINOLA_IN_MY_TALON, D_STREAK_ME, D_STREAK_OTHER,
+ D_LEADER_OPPOSITE, D_WINNER_OPPOSITE, D_POOL, D_ACES_UNSEEN, D_BEST_IN_TRICK, D_LEGAL_CARDS, D_LAST_TO_PLAY,
+ D_DECLARER_OTHER, D_DECLARER_ME) = range(N_D)
+"""Each decision fact's place in the model, named ``D_`` and the fact."""
 N_EXCHANGE = len(AVOID_PARAMS)
 """The exchange's ``avoid`` parameters carried in the vector."""
 AT_SIZES = 1  # N_O, N_D

@@ -45,7 +45,57 @@ from ..kernel.view import (
 )
 from . import avoid_nb
 from .cardsense import current_best, nth_seat
-from .learned import AT_EXCHANGE, AT_WEIGHTS, AT_XFLAG, N_D, N_EXCHANGE, N_O, N_XD, N_XO
+from .learned import (
+    AT_EXCHANGE,
+    AT_WEIGHTS,
+    AT_XFLAG,
+    D_ACES_UNSEEN,
+    D_BEST_IN_TRICK,
+    D_DECLARER_ME,
+    D_DECLARER_OTHER,
+    D_DISCARD,
+    D_FOLLOW,
+    D_HOLD_QUINOLA,
+    D_LAST_TO_PLAY,
+    D_LAST_TWO,
+    D_LEAD,
+    D_LEADER_OPPOSITE,
+    D_LEGAL_CARDS,
+    D_POOL,
+    D_POSITION,
+    D_QUINOLA_GONE,
+    D_QUINOLA_IN_MY_TALON,
+    D_STREAK_ME,
+    D_STREAK_OTHER,
+    D_TRICK,
+    D_TRICK_HAS_ACE,
+    D_TRICK_HAS_QUINOLA,
+    D_TRICK_POINTS,
+    D_WINNER_OPPOSITE,
+    N_D,
+    N_EXCHANGE,
+    N_O,
+    N_XD,
+    N_XO,
+    O_ACE,
+    O_ACE_OF_DIAMONDS,
+    O_BOTTOM_OF_SUIT,
+    O_DIAMOND,
+    O_HEART,
+    O_MASTER,
+    O_MINE_ABOVE,
+    O_POINTS,
+    O_QUINOLA,
+    O_SINGLETON,
+    O_STRENGTH,
+    O_SUIT_LENGTH,
+    O_TAKES_NOW,
+    O_TAKES_POINTS,
+    O_TOP_OF_SUIT,
+    O_UNSEEN_ABOVE,
+    O_UNSEEN_BELOW,
+    O_UNSEEN_SUIT,
+)
 from .learned_exchange_nb import choose
 
 _ACES = bit(C.make(C.RANK_ACE, 0)) | bit(C.make(C.RANK_ACE, 1)) | bit(C.make(C.RANK_ACE, 2)) | bit(
@@ -98,29 +148,29 @@ def decision_facts(view, tables, d):
         best_s = bs
         winner_opp = nth_seat(view[V_LEADER], bi, view[V_DEALER], n_seats, view[V_SIT_OUT] != 0) == opposite
     streak, declarer = view[V_STREAK], view[V_DECLARER]
-    d[0] = 1.0 if lead else 0.0
-    d[1] = 1.0 if follow else 0.0
-    d[2] = 1.0 if not (lead or follow) else 0.0
-    d[3] = n_cur / (n_seats - 1.0)
-    d[4] = trick / (n_tricks - 1.0)
-    d[5] = 1.0 if trick >= n_tricks - 2 else 0.0
-    d[6] = t_pts * _TENTH
-    d[7] = 1.0 if has_q else 0.0
-    d[8] = 1.0 if has_ace else 0.0
-    d[9] = 1.0 if hand & bit(C.QUINOLA) else 0.0
-    d[10] = 1.0 if played & bit(C.QUINOLA) else 0.0
-    d[11] = 1.0 if known & bit(C.QUINOLA) else 0.0
-    d[12] = 1.0 if trick > 0 and streak == seat else 0.0
-    d[13] = 1.0 if trick > 0 and streak >= 0 and streak != seat else 0.0
-    d[14] = 1.0 if (not lead) and view[V_LEADER] == opposite else 0.0
-    d[15] = 1.0 if winner_opp else 0.0
-    d[16] = view[V_POOL_BEFORE] * _HUNDREDTH
-    d[17] = count(unseen & _ACES) * _QUARTER
-    d[18] = best_s * _TWELFTH
-    d[19] = count(legal) * _ELEVENTH
-    d[20] = 1.0 if n_cur == n_seats - 1 - (1 if view[V_SIT_OUT] != 0 else 0) else 0.0
-    d[21] = 1.0 if declarer >= 0 and declarer != seat else 0.0
-    d[22] = 1.0 if declarer == seat else 0.0
+    d[D_LEAD] = 1.0 if lead else 0.0
+    d[D_FOLLOW] = 1.0 if follow else 0.0
+    d[D_DISCARD] = 1.0 if not (lead or follow) else 0.0
+    d[D_POSITION] = n_cur / (n_seats - 1.0)
+    d[D_TRICK] = trick / (n_tricks - 1.0)
+    d[D_LAST_TWO] = 1.0 if trick >= n_tricks - 2 else 0.0
+    d[D_TRICK_POINTS] = t_pts * _TENTH
+    d[D_TRICK_HAS_QUINOLA] = 1.0 if has_q else 0.0
+    d[D_TRICK_HAS_ACE] = 1.0 if has_ace else 0.0
+    d[D_HOLD_QUINOLA] = 1.0 if hand & bit(C.QUINOLA) else 0.0
+    d[D_QUINOLA_GONE] = 1.0 if played & bit(C.QUINOLA) else 0.0
+    d[D_QUINOLA_IN_MY_TALON] = 1.0 if known & bit(C.QUINOLA) else 0.0
+    d[D_STREAK_ME] = 1.0 if trick > 0 and streak == seat else 0.0
+    d[D_STREAK_OTHER] = 1.0 if trick > 0 and streak >= 0 and streak != seat else 0.0
+    d[D_LEADER_OPPOSITE] = 1.0 if (not lead) and view[V_LEADER] == opposite else 0.0
+    d[D_WINNER_OPPOSITE] = 1.0 if winner_opp else 0.0
+    d[D_POOL] = view[V_POOL_BEFORE] * _HUNDREDTH
+    d[D_ACES_UNSEEN] = count(unseen & _ACES) * _QUARTER
+    d[D_BEST_IN_TRICK] = best_s * _TWELFTH
+    d[D_LEGAL_CARDS] = count(legal) * _ELEVENTH
+    d[D_LAST_TO_PLAY] = 1.0 if n_cur == n_seats - 1 - (1 if view[V_SIT_OUT] != 0 else 0) else 0.0
+    d[D_DECLARER_OTHER] = 1.0 if declarer >= 0 and declarer != seat else 0.0
+    d[D_DECLARER_ME] = 1.0 if declarer == seat else 0.0
 
 
 @njit_nrt_free_inline
@@ -152,24 +202,24 @@ def facts_in_context(hand, strength, points, above, unseen, led, bs, t_pts, c, o
     below = count(unseen & suit_mask(s)) - n_above
     mine = hand & suit_mask(s)
     n_mine, mine_above = count(mine), count(hand & higher)
-    o[0] = sc * _TWELFTH
-    o[1] = points[c] * _QUARTER
-    o[2] = 1.0 if (c & 15) == C.RANK_ACE else 0.0
-    o[3] = 1.0 if c == C.QUINOLA else 0.0
-    o[4] = 1.0 if c == C.ACE_OF_DIAMONDS else 0.0
-    o[5] = 1.0 if s == C.HEARTS else 0.0
-    o[6] = 1.0 if s == C.DIAMONDS else 0.0
-    o[7] = 1.0 if takes else 0.0
-    o[8] = (t_pts + points[c]) * _TENTH if takes else 0.0
-    o[9] = n_above * _ELEVENTH
-    o[10] = below * _ELEVENTH
-    o[11] = (n_above + below) * _ELEVENTH
-    o[12] = 1.0 if n_above == 0 else 0.0
-    o[13] = n_mine * _ELEVENTH
-    o[14] = 1.0 if mine_above == 0 else 0.0
-    o[15] = 1.0 if mine_above == n_mine - 1 else 0.0
-    o[16] = 1.0 if n_mine == 1 else 0.0
-    o[17] = mine_above * _ELEVENTH
+    o[O_STRENGTH] = sc * _TWELFTH
+    o[O_POINTS] = points[c] * _QUARTER
+    o[O_ACE] = 1.0 if (c & 15) == C.RANK_ACE else 0.0
+    o[O_QUINOLA] = 1.0 if c == C.QUINOLA else 0.0
+    o[O_ACE_OF_DIAMONDS] = 1.0 if c == C.ACE_OF_DIAMONDS else 0.0
+    o[O_HEART] = 1.0 if s == C.HEARTS else 0.0
+    o[O_DIAMOND] = 1.0 if s == C.DIAMONDS else 0.0
+    o[O_TAKES_NOW] = 1.0 if takes else 0.0
+    o[O_TAKES_POINTS] = (t_pts + points[c]) * _TENTH if takes else 0.0
+    o[O_UNSEEN_ABOVE] = n_above * _ELEVENTH
+    o[O_UNSEEN_BELOW] = below * _ELEVENTH
+    o[O_UNSEEN_SUIT] = (n_above + below) * _ELEVENTH
+    o[O_MASTER] = 1.0 if n_above == 0 else 0.0
+    o[O_SUIT_LENGTH] = n_mine * _ELEVENTH
+    o[O_TOP_OF_SUIT] = 1.0 if mine_above == 0 else 0.0
+    o[O_BOTTOM_OF_SUIT] = 1.0 if mine_above == n_mine - 1 else 0.0
+    o[O_SINGLETON] = 1.0 if n_mine == 1 else 0.0
+    o[O_MINE_ABOVE] = mine_above * _ELEVENTH
 
 
 @njit_nrt_free_inline
@@ -183,29 +233,30 @@ def score_in_context(hand, strength, points, above, unseen, led, bs, t_pts, c, v
     n_above = count(unseen & higher)
     below = count(unseen & suit_mask(s)) - n_above
     n_mine, mine_above = count(hand & suit_mask(s)), count(hand & higher)
-    x = sc * _TWELFTH * v[0] + points[c] * _QUARTER * v[1]
-    y = n_above * _ELEVENTH * v[9] + below * _ELEVENTH * v[10] + (n_above + below) * _ELEVENTH * v[11]
-    z = n_mine * _ELEVENTH * v[13] + mine_above * _ELEVENTH * v[17]
+    x = sc * _TWELFTH * v[O_STRENGTH] + points[c] * _QUARTER * v[O_POINTS]
+    y = (n_above * _ELEVENTH * v[O_UNSEEN_ABOVE] + below * _ELEVENTH * v[O_UNSEEN_BELOW]
+         + (n_above + below) * _ELEVENTH * v[O_UNSEEN_SUIT])
+    z = n_mine * _ELEVENTH * v[O_SUIT_LENGTH] + mine_above * _ELEVENTH * v[O_MINE_ABOVE]
     if (c & 15) == C.RANK_ACE:
-        x += v[2]
+        x += v[O_ACE]
     if c == C.QUINOLA:
-        x += v[3]
+        x += v[O_QUINOLA]
     if c == C.ACE_OF_DIAMONDS:
-        x += v[4]
+        x += v[O_ACE_OF_DIAMONDS]
     if s == C.HEARTS:
-        y += v[5]
+        y += v[O_HEART]
     if s == C.DIAMONDS:
-        y += v[6]
+        y += v[O_DIAMOND]
     if takes:
-        z += v[7] + (t_pts + points[c]) * _TENTH * v[8]
+        z += v[O_TAKES_NOW] + (t_pts + points[c]) * _TENTH * v[O_TAKES_POINTS]
     if n_above == 0:
-        x += v[12]
+        x += v[O_MASTER]
     if mine_above == 0:
-        y += v[14]
+        y += v[O_TOP_OF_SUIT]
     if mine_above == n_mine - 1:
-        z += v[15]
+        z += v[O_BOTTOM_OF_SUIT]
     if n_mine == 1:
-        x += v[16]
+        x += v[O_SINGLETON]
     return x + y + z
 
 
