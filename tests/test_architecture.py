@@ -156,18 +156,6 @@ def test_the_top_level_keeps_what_a_reader_needs_to_see_first():
     assert len(modules) <= 12, modules
 
 
-def test_no_jitted_function_takes_more_than_twelve_positional_parameters():
-    """A decision reads one view (kernel/view.py) and a deal's arrays travel as one record (kernel/layout.Deal):
-    no jitted function is called with a long list of loose arguments."""
-    long = []
-    for path in MODULES:
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.FunctionDef) and any("njit" in ast.unparse(d) for d in node.decorator_list):
-                if len(node.args.args) > 12:
-                    long.append(f"{path.relative_to(PACKAGE)}:{node.name} ({len(node.args.args)})")
-    assert not long, long
-
-
 def test_every_family_decision_reads_the_seat_view():
     """The four decisions of every heuristic family take (params, draws, view, tables): the seat's view record is
     all a decision may know (the information-discipline test checks the values, this the shape)."""
