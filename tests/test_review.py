@@ -155,7 +155,7 @@ def test_bad_review_input_is_one_sentence_and_exit_2(args, message):
 
 
 def test_settings_refuse_a_search_reviewing_itself_but_not_with_more_worlds():
-    table = parse_seats(["search:worlds=8,rollout=tuned"])  # the default search rolls out with strong (0.2.0)
+    table = parse_seats(["search:worlds=8,rollout=tuned"])  # the default search rolls out with learned (0.3.0)
     with pytest.raises(ReviewError, match="noisy copy"):
         review_settings(4, table, [0], 16, "tuned", 0)  # 8 of the 16 worlds choose: the search's own 8
     assert review_settings(4, table, [0], 32, "tuned", 0).worlds == 32
