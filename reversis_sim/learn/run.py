@@ -13,7 +13,9 @@ seat is eligible in about one deal of a hundred): its model is fitted on matches
 (``declaration_matches``), dealt so that seat 0 may be eligible after the exchange (:func:`eligible_where`),
 seat 0's declarations reviewed; without them the weights keep the table's declaration (a learned player's, or the
 ``avoid`` setting's). With ``cards`` off (a learned table), only the declaration is learned: the file keeps the
-table's card and exchange weights as they are. The last :data:`HELD_OUT` of the matches of each kind choose the
+table's card and exchange weights as they are, and the table declares as its ``avoid`` setting while it is
+reviewed (a declaration model its file carries set aside), so that the same command writes the same file whether
+or not the table's file already carries one. The last :data:`HELD_OUT` of the matches of each kind choose the
 ridge penalty and are not fitted on.
 """
 
@@ -143,9 +145,14 @@ def learn(rules: Rules, spec: LearnSpec, out: Path, *, command: str, resume: boo
         parts.mkdir(parents=True)
         (parts / "spec.json").write_text(desc)
     table = parse_spec(spec.policy)
-    seats = [table] * rules.n_seats
     kept = None if table.weights is None else W.load(table.weights)
     exchange = str(table) if kept is None else kept.exchange
+    if not spec.cards and kept.WD is not None:  # the table declares as its avoid setting: the same file either way
+        plain = parts / "table.npz"
+        W.save(plain, kept.W, WX=kept.WX, exchange=kept.exchange, rules=rules, command=kept.command,
+               provenance=kept.provenance)
+        table = parse_spec(f"learned:weights={plain}")
+    seats = [table] * rules.n_seats
     where = eligible_where(rules) if spec.declaration_matches else None
     deals = deals_of(rules, (), where) if where else None
     for c in range(spec.n_chunks + spec.n_declaration_chunks):
@@ -176,7 +183,7 @@ def learn(rules: Rules, spec: LearnSpec, out: Path, *, command: str, resume: boo
     provenance = {"spec": asdict(spec), "fit": report, "target": "the review's option values (each option played "
                   "out in worlds consistent with the seat's information), centred within decisions"}
     if not spec.cards:  # the card and exchange weights kept: how they were made, as their file recorded it
-        provenance["kept"] = {"from": str(table), "command": kept.command, "provenance": kept.provenance}
+        provenance["kept"] = {"from": spec.policy, "command": kept.command, "provenance": kept.provenance}
     W.save(out, weights, WX=wx, WD=wd, exchange=exchange, rules=rules, command=command, provenance=provenance)
     shutil.rmtree(parts)
     return report
