@@ -258,3 +258,20 @@ def test_learn_refuses_a_declaration_run_it_cannot_make(tmp_path, args, words):
     r = CliRunner().invoke(main, ["learn", *args, "--deals", "480", "--out", str(out)])
     assert r.exit_code == 2 and words in " ".join(r.output.split()), r.output
     assert not out.exists() and not (tmp_path / "w.npz.parts").exists()
+
+
+@pytest.mark.parametrize("name", ["parlett", "serbian", "modern"])
+def test_each_shipped_file_carries_its_declaration_and_how_it_was_made(name):
+    """The shipped players declare by their model: the vector's flag is 1 and its tail the file's ``WD``; the goal's
+    column is zero where the rules ask none; the file records the declaration's command beside the one that made
+    its card weights."""
+    from reversis_sim.policies.learned import N_DWEIGHTS
+
+    w = W.load(name)
+    v = parse_spec(f"learned:weights={name}").values()
+    assert w.WD is not None and v[len(v) - 1 - N_DWEIGHTS] == 1.0
+    assert np.array_equal(np.array(v[len(v) - N_DWEIGHTS:]), w.WD.ravel())
+    assert np.any(w.WD[:, DO_WIN_ALL] != 0) == get_preset(name).espagnolette_goal_choice
+    assert "--declaration-only" in w.command and w.provenance["kept"]["command"].startswith("reversis-sim learn")
+    assert w.provenance["fit"]["declaration"]["held_out_regret"] < w.provenance["fit"]["declaration"][
+        "held_out_regret_table"]

@@ -126,5 +126,6 @@ DEFAULT_WEIGHTS = "parlett"
 """The weights a spec that names none plays: the shipped file of the default rules."""
 
 FAMILY = Family("learned", LEARNED_ID, "a linear model of each card's value learned from reviewed deals "
-                "(reversis-sim learn), and of each talon option where the rules have a talon", (), ".learned_nb",
+                "(reversis-sim learn), of each talon option where the rules have a talon, and of the espagnolette's "
+                "declaration where its weights file carries one", (), ".learned_nb",
                 draws=False, weights=DEFAULT_WEIGHTS)
