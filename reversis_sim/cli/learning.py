@@ -33,7 +33,7 @@ from .options import SEED, command, interruptible, rule_option, rules_option, wi
               help="Deals dealt so that seat 0 may hold an espagnolette hand after the exchange (four Aces, or "
                    "three and the J♥, or the rules' own), whose declarations are reviewed to fit the declaration "
                    "model; the last sixth choose its penalty. 0 keeps the table policy's declaration.  "
-                   "[default: 12,000 where the rules have the espagnolette]")
+                   "[default: 60,000 where the rules have the espagnolette]")
 @click.option("--declaration-only", is_flag=True,
               help="Learn the declaration only: with a learned player as --policy, the file keeps its card and "
                    "exchange weights as they are (--deals is then unused).")
