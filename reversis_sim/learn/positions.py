@@ -1,8 +1,7 @@
 """The training positions: every card decision (and every talon decision, and every declaration of the
-espagnolette) of a self-play table with two or more
-distinct options, each option valued by the review (:func:`reversis_sim.review.reviewing.review_matches`:
-played out in worlds consistent with what the seat knew, the other seats by the rollout policy), and the seat's
-view at that decision.
+espagnolette) of a self-play table with two or more distinct options, each option valued by the review
+(:func:`reversis_sim.review.reviewing.review_matches`: played out in worlds consistent with what the seat knew,
+the other seats by the rollout policy), and the seat's view at that decision.
 
 The views are the reference engine's (the same deals played again card for card, each seat's view record copied as
 its policy is asked), so the facts the weights are fitted on are computed by the very function the player runs on
@@ -89,7 +88,8 @@ def declaration_views(rules: Rules, seats: Sequence[PolicySpec], *, seed: int, d
     """The view record of the declaration in each deal ``(match, deal)`` of ``which``, keyed as :func:`views_of`
     keys it, from the reference engine: each deal played alone from the pool ``pools[(match, deal)]`` carried into
     it (as the match played it) up to its declaration, not on (the cards and the exchange before it do not depend
-    on what came before in the match, the pool apart)."""
+    on what came before in the match, the pool apart). The view's doubled antes (``serbian``, after a J♥ placement)
+    are not carried in: no heuristic's decision reads them, and a table of the learning run is a heuristic's."""
     store: dict = {}
     key = [0, 0]
     policies = [_UpToDeclaration(s, store, key) for s in seats]

@@ -9,7 +9,7 @@ values each card option, and each option of the talon decisions, with that polic
 have a talon the exchange model is fitted on the talon decisions as the card model is on the cards; with
 ``exchange`` off, or rules without a talon, the weights keep the table's exchange (a learned player's: the
 ``avoid`` setting its file names). The declaration of the espagnolette is too rare in self-play to learn from (a
-seat is eligible in about one deal of a hundred): its model is fitted on matches of their own
+seat of a ``learned`` table is eligible in about one deal of two hundred): its model is fitted on matches of their own
 (``declaration_matches``), dealt so that seat 0 may be eligible after the exchange (:func:`eligible_where`),
 seat 0's declarations reviewed; without them the weights keep the table's declaration (a learned player's, or the
 ``avoid`` setting's). With ``cards`` off (a learned table), only the declaration is learned: the file keeps the
