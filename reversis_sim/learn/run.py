@@ -37,6 +37,7 @@ from ..policies.learned import (
     DO_WIN_ALL,
     EXCHANGE_FEATURES,
     FEATURES,
+    N_DO,
     N_DWEIGHTS,
     N_WEIGHTS,
     N_XWEIGHTS,
@@ -55,8 +56,8 @@ MIN_DECISIONS_PER_WEIGHT = 10
 """The fewest fitted decisions per weight: below it the fit is refused (the weights would fit noise)."""
 DECLARATION_DEALS = 60_000
 """The declaration deals of a run that names none, where the rules have the espagnolette: at a table of ``strong``
-under ``parlett`` about 0.7% of them reach a declaration (its exchange throws an Ace or the J♥ from most hands one
-card from eligible), some 420 declarations; 6.7% at a table of ``learned``."""
+under ``parlett`` about 0.6-0.7% of them reach a declaration (its exchange throws an Ace or the J♥ from most hands
+one card from eligible), some 300 fitted against the 130 asked; 6.7% at a table of ``learned``."""
 
 
 class LearnError(ValueError):
@@ -222,11 +223,13 @@ def _fit_declaration(parts: Path, spec: LearnSpec):
     train = _load_kind(parts, spec, 0, cut, "", "declaration", spec.n_declaration_chunks)
     held = _load_kind(parts, spec, cut, m, "", "declaration", spec.n_declaration_chunks)
     n_dec = int(train["decision"][-1]) + 1 if len(train["decision"]) else 0
-    if n_dec < MIN_DECISIONS_PER_WEIGHT * N_DWEIGHTS or not len(held["decision"]):
-        raise LearnError(f"{n_dec:,} declarations are too few to fit the declaration's {N_DWEIGHTS} weights (at "
-                         f"least {MIN_DECISIONS_PER_WEIGHT * N_DWEIGHTS:,}); give more declaration deals")
+    goal = bool(spec.rules_params.get("espagnolette_goal_choice"))
+    n_weights = N_DWEIGHTS if goal else N_DWEIGHTS // N_DO  # without a goal, only the declare column is fitted
+    if n_dec < MIN_DECISIONS_PER_WEIGHT * n_weights or not len(held["decision"]):
+        raise LearnError(f"{n_dec:,} declarations are too few to fit the declaration's {n_weights} weights (at "
+                         f"least {MIN_DECISIONS_PER_WEIGHT * n_weights:,}); give more declaration deals")
     wd, report = fit(train, held)
-    if not spec.rules_params.get("espagnolette_goal_choice"):
+    if not goal:
         wd[:, DO_WIN_ALL] = 0.0  # no option weighs it: the fit's zeros, stated
     n_held = int(held["decision"][-1]) + 1
     return wd, report | {"train_matches": cut, "held_out_matches": m - cut, "train_decisions": n_dec,
