@@ -66,7 +66,7 @@ from .family import Family, choice, integer, position, real
 SEARCH_ID = 9
 """The family id of ``search`` (new heuristic families take the small ids)."""
 MAX_ROLLOUT_PARAMS = 640
-"""The longest parameter vector of a rollout policy (a learned player's carries its weights: 597 values)."""
+"""The longest parameter vector of a rollout policy (a learned player's carries its weights: 624 values)."""
 
 INFER_MODELS = ("none", "rollout")
 """The models of the other seats' play ``infer`` may name: none (uniform worlds), the rollout policy."""
