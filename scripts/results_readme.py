@@ -50,12 +50,13 @@ STRONG_INTRO = ("Four copies of the strong preset of the rule family (`docs/stre
                 "`modern`, which has no talon, `strong_modern` is `tuned_modern` itself: its table is "
                 "`results/modern_strong` (10,000,008 deals), shown beside the search below.")
 LEARNED_INTRO = ("Four copies of the learned player of the rule set (`docs/strength.md`: the review's option values "
-                 "learned by a linear model of the cards and of the talon decision, played in the kernel: `learned` "
-                 "gains +6.46 fish a deal over `strong` in one seat under parlett) beside four copies of the "
-                 "strong preset, the same seed and deal count.")
+                 "learned by linear models of the cards, the talon decision and the declaration, played in the "
+                 "kernel: `learned` gains +6.47 fish a deal over `strong` in one seat under parlett) beside four "
+                 "copies of the strong preset, the same seed and deal count.")
 SEARCH_INTRO = ("Four copies of the search player as it was before 0.2.0 (`search:worlds=16,race=0,first=4,start=0,"
-                "rollout=tuned`, docs/search.md: 16 worlds per card, rollouts by the tuned preset) beside four copies of the strong heuristic, the same seed; the "
-                "search costs more, so it plays fewer deals (the intervals say how many were enough).")
+                "rollout=tuned`, docs/search.md: 16 worlds per card, rollouts by the tuned preset) beside four copies "
+                "of the strong heuristic, the same seed; the search costs more, so it plays fewer deals (the "
+                "intervals say how many were enough).")
 
 
 def pairs_section(pairs, label_a: str, label_b: str, title: str, intro: str) -> list[str]:

@@ -25,7 +25,7 @@ from .session import DUPLICATE, HUMAN, Game, duplicate, human_seat
 
 KIND = "error_rate"
 LADDER = (
-    ("search", 0.22, 0.04, 0.39), ("learned", 0.43, 0.23, 0.64),
+    ("search", 0.22, 0.05, 0.40), ("learned", 0.44, 0.23, 0.64),
     ("search:worlds=16,start=5,rollout=strong", 0.58, 0.43, 0.74),
     ("search:worlds=16,race=0,first=4,start=0,rollout=tuned", 0.65, 0.38, 0.93), ("strong", 0.92, 0.76, 1.08),
     ("search:worlds=4,race=0,first=4,start=0,rollout=tuned", 1.32, 1.08, 1.56), ("tuned", 2.09, 1.69, 2.48),
