@@ -46,8 +46,11 @@ def expected_fish(summary: pl.DataFrame, *, ax: Axes | None = None, caption: str
     ``fish_by(lf, ["seat", "policy"])``), ``position`` (relative to the dealer), or any other key, e.g. ``policy``.
     """
     keys = group_cols(summary, "mean")
-    fig, ax = axes(ax, (8, 5))
     rows = summary.to_dicts()
+    # positions of several tables side by side (fish_by(lf, ["policy", "position"])): coloured by the table, with a
+    # legend, the figure as wide as its points need
+    tables = [k for k in keys if k not in ("seat", "position")] if "position" in keys else []
+    fig, ax = axes(ax, (max(8.0, 0.75 * len(rows) + 2.0), 5))
     x = np.arange(len(rows))
     if "seat" in keys:
         labels = [seat_name(r["seat"], r.get("policy")) for r in rows]
@@ -59,16 +62,23 @@ def expected_fish(summary: pl.DataFrame, *, ax: Axes | None = None, caption: str
         labels = ["\n".join(textwrap.wrap(" · ".join(str(r[k]) for k in keys).replace(",", ", "), 20))
                   for r in rows]
         xlabel = what = " and ".join(keys) or "all seats"
+    group = [" · ".join(str(r[k]) for k in tables) for r in rows] if tables else [str(i) for i in range(len(rows))]
+    colour = {g: COLORS[i % len(COLORS)] for i, g in enumerate(dict.fromkeys(group))}
     mean = summary["mean"].to_numpy()
     low, high = summary["ci_low"].to_numpy(), summary["ci_high"].to_numpy()
     err = np.vstack([mean - low, high - mean])
     zero_line(ax)
     drawn = np.isfinite(low) & np.isfinite(high)
+    shown: set[str] = set()
     for i in range(len(rows)):
+        label = group[i] if tables and group[i] not in shown else None
+        shown.add(group[i])
         ax.errorbar(x[i], mean[i], yerr=err[:, i:i + 1] if drawn[i] else None, fmt="o", ms=7, capsize=6, lw=1.8,
-                    color=COLORS[i % len(COLORS)])
+                    color=colour[group[i]], label=label)
         ax.annotate(interval_text(mean[i], low[i], high[i]), (x[i], mean[i]),
                     xytext=(10, 0), textcoords="offset points", va="center", fontsize=8)
+    if tables:
+        ax.legend(fontsize=8, loc="best")
     ax.set_xticks(x, labels)
     ax.set_xlim(-0.6, len(rows) - 0.1)
     ax.set_xlabel(xlabel)

@@ -174,7 +174,9 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                     se = np.hypot(got["se"], np.nan_to_num(truth_se)[None, :]) if "truth" in est else got["se"]
                     low, high = got["mean"] - q * se, got["mean"] + q * se
                     # a row is judged where at least 1,000 of the block's matches hold it (its floor counts those)
-                    judged = np.isfinite(got["se"]) & (got["n_units"] >= MIN_UNITS)
+                    # and it varies: a row that is 0 in every match (in a table of one player every reason but the
+                    # ante and the pool's nets to 0) has the interval [0, 0], which covers it and says nothing
+                    judged = np.isfinite(got["se"]) & (got["se"] > 0) & (got["n_units"] >= MIN_UNITS)
                     r = judge(low, high, truth_v[None, :], judged)
                     printed = float(np.isfinite(got["ci_low"]).mean())
                     per_row = [judge(low[:, j], high[:, j], truth_v[j], judged[:, j])
