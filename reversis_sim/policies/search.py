@@ -52,7 +52,7 @@ cost (docs/search.md: chosen on the exploring seed, measured on fresh ones). A f
 ``search`` seat is read as ever but not continued (:data:`.registry.CHANGED_DEFAULTS`).
 
 The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, ``infer``,
-``tau``, ``pool``, ``start``, then the rollout policy's family id, then its parameters
+``tau``, ``pool``, ``start``, ``window``, then the rollout policy's family id, then its parameters
 (:func:`reversis_sim.search.rollout_nb.rollout_family`; the parameters from ``N_OWN + 1`` on).
 """
 
@@ -84,9 +84,12 @@ PARAMS = (
             "from them (at most 4096 drawn); 1: every world drawn is played out and counts by its weight"),
     integer("start", 5, 0, 24, "the first trick searched (0: the first trick); in the tricks before it, the rollout "
             "policy's own card, at its cost"),
+    integer("window", 0, 0, 64, "with `infer`: only the last this many cards the other seats played weigh a world "
+            "(the history is still replayed, the model asked only on them); 0: every card"),
 )
-SEARCH_WORLDS, SEARCH_MARGIN, SEARCH_RACE, SEARCH_FIRST, SEARCH_INFER, SEARCH_TAU, SEARCH_POOL, SEARCH_START = (
-    position(PARAMS, name) for name in ("worlds", "margin", "race", "first", "infer", "tau", "pool", "start"))
+(SEARCH_WORLDS, SEARCH_MARGIN, SEARCH_RACE, SEARCH_FIRST, SEARCH_INFER, SEARCH_TAU, SEARCH_POOL, SEARCH_START,
+ SEARCH_WINDOW) = (position(PARAMS, name) for name in ("worlds", "margin", "race", "first", "infer", "tau", "pool",
+                                                        "start", "window"))
 """The kernel's index of each parameter in the parameter vector, derived from the names."""
 DEFAULT_ROLLOUT = "strong"
 """The rollout policy of ``search`` when none is given (a named preset or a heuristic spec)."""
