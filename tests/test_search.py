@@ -310,8 +310,9 @@ def test_bad_search_specs_are_refused_in_one_sentence(text, message):
 @pytest.mark.parametrize("preset", ["parlett", "modern", "serbian", "modern_five", "parlett_simple"])
 def test_the_engines_agree_on_search_seats(preset):
     rules = PRESETS[preset]
-    seats = ["search", "tuned", "search:worlds=2,rollout=avoid,infer=rollout,tau=0.5,start=0",  # the default; a
-             "random", "search:worlds=3,race=0,infer=rollout,pool=1,start=0"][:rules.n_seats]  # search from trick 0
+    seats = ["search", "tuned",  # the default; searches from trick 0, weighed by the last 5 cards or every card
+             "search:worlds=2,rollout=avoid,infer=rollout,tau=0.5,start=0,window=5",
+             "random", "search:worlds=3,race=0,infer=rollout,pool=1,start=0"][:rules.n_seats]
     a = get_engine("numba").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     b = get_engine("reference").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     a, b = a.arrays(), b.arrays()

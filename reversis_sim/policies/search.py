@@ -39,7 +39,9 @@ are resampled from them in proportion to their weights (systematic resampling; a
 out again, its rollouts being deterministic). With ``pool=1`` nothing is resampled: the ``worlds`` worlds drawn are
 all played out and each counts by its weight (self-normalised importance sampling: weighted means, standard errors
 on the effective number of worlds). A world in which a card played was not legal would weigh nothing (none is
-drawn: the sampler honours the first lead's heart rule too).
+drawn: the sampler honours the first lead's heart rule too). With ``window`` = K > 0, only the last K cards the other
+seats played weigh a world (the history before them is replayed, the model not asked on it): the weight then costs
+at most K model calls, not one per card of the history.
 
 Searched from a trick on (``start`` = T > 0): in the tricks before T, the seat plays the rollout policy's
 own card at the policy's cost. The first tricks' rollouts are the longest, so they hold most of the cost (measured
