@@ -52,6 +52,8 @@ COMPARISONS = {
     "confirm/learned/infer": (INFER.format(w=8), BASE.format(w=8), "learned", CONFIRM_SEED),
     "confirm/learned/pool2_window3": (INFER.format(w=8) + ",pool=2,window=3", BASE.format(w=8), "learned",
                                       CONFIRM_SEED),
+    "confirm/learned/window3": (INFER.format(w=8) + ",window=3", BASE.format(w=8), "learned", CONFIRM_SEED),
+    "confirm/learned/worlds16": (BASE.format(w=16), BASE.format(w=8), "learned", CONFIRM_SEED),
     "confirm/learned/equal_time": (INFER.format(w=8) + ",pool=2,window=3", BASE.format(w=16), "learned",
                                    CONFIRM_SEED),
 }
