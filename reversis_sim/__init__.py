@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 
 def lazy_exports(package: str, exports: Mapping[str, Sequence[str]],

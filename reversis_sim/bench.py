@@ -78,7 +78,7 @@ def tables_in_turn(rules: Rules, deals: dict[str, int], *, rounds: int = 3, seed
     fast = get_engine("numba")
     runners = {}
     for player, n in deals.items():
-        specs = parse_seats([player], rules.n_seats)
+        specs = parse_seats([player], rules=rules)
         fast.columns(rules, specs, seed=seed, first_match=0, n_matches=1, threads=1)  # compiles or loads the kernel
         runners[player] = core_runner(rules, specs, seed=seed, n_matches=max(1, -(-n // rules.match_deals)))
     best = dict.fromkeys(deals, 0.0)
@@ -99,7 +99,7 @@ def measure(rules: Rules, seats: Sequence[PolicySpec | str] = ("random",), n_dea
     ``n_deals`` (kernel) and ``reference_deals`` are rounded up to whole matches of ``rules.match_deals``; the rates
     count the deals actually played (fewer where matches end at their target total, ``parlett_simple``).
     """
-    specs = parse_seats([str(s) for s in seats] or ["random"], rules.n_seats)
+    specs = parse_seats([str(s) for s in seats] or ["random"], rules=rules)
     md = rules.match_deals
     n_matches = max(1, -(-n_deals // md))
     ref_matches = max(1, -(-reference_deals // md))
@@ -200,7 +200,7 @@ def measure_search(rules: Rules, settings: Sequence[str], field: str = "tuned", 
     fast.check(rules)
     n_matches = max(1, -(-n_deals // rules.match_deals))
     all_threads = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
-    field_specs = parse_seats([field], rules.n_seats)
+    field_specs = parse_seats([field], rules=rules)
 
     def run(specs, n_threads):
         return lambda: fast.columns(rules, specs, seed=seed, first_match=0, n_matches=n_matches, threads=n_threads)
@@ -210,7 +210,7 @@ def measure_search(rules: Rules, settings: Sequence[str], field: str = "tuned", 
     field_rate = _best_rate(run(field_specs, 1), n, repeat)
     rows = []
     for setting in settings:
-        specs = parse_seats([setting] + [field] * (rules.n_seats - 1), rules.n_seats)
+        specs = parse_seats([setting] + [field] * (rules.n_seats - 1), rules=rules)
         fast.columns(rules, specs, seed=seed, first_match=0, n_matches=1, threads=1)  # untimed
         one = _best_rate(run(specs, 1), n, repeat)
         rows.append({"setting": str(specs[0]), "deals_per_s_1_thread": one,

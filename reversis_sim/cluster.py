@@ -100,7 +100,7 @@ def warm(rules, seats: Sequence[str], engine: str) -> float:
     from .policies import parse_seats
 
     t0 = time.perf_counter()
-    get_engine(engine).warm(rules, parse_seats(list(seats), rules.n_seats))
+    get_engine(engine).warm(rules, parse_seats(list(seats), rules=rules))
     return time.perf_counter() - t0
 
 
@@ -135,7 +135,7 @@ def play_run_chunk(identity_: dict, chunk: int, engine: str):
     spec = RunSpec.from_identity(identity_)
     rules = spec.resolved_rules()
     first, n = spec.chunk_range(chunk)
-    return get_engine(engine).columns(rules, parse_seats(spec.seats, rules.n_seats), seed=spec.seed,
+    return get_engine(engine).columns(rules, parse_seats(spec.seats, rules=rules), seed=spec.seed,
                                       first_match=first, n_matches=n, match_deals=spec.match_deals,
                                       deals=spec.resolved_deals(rules))
 

@@ -77,7 +77,7 @@ def run(spec: RunSpec, out: str | Path, *, resume: bool = False, force: bool = F
     every completed chunk stays on disk.
     """
     rules = spec.resolved_rules()
-    seats = parse_seats(spec.seats, rules.n_seats)
+    seats = parse_seats(spec.seats, rules=rules)
     play = get_engine(engine)
     play.check(rules)
     watch = watch if watch is not None else RunWatch()

@@ -3,16 +3,17 @@
 # heuristic, analysed and plotted; the same with four copies of the tuned preset (and the tuned presets of modern and
 # serbian beside their avoid runs); four copies of the search player (strong play) beside the tuned runs of parlett
 # and modern; four copies of the strong preset of each rule family (strong play at the heuristics' speed,
-# 10,000,000 deals under parlett, modern and serbian); plus one smaller run per rule set for the comparison across
-# presets.
+# 10,000,000 deals under parlett, modern and serbian); four copies of the learned player of each of those rule
+# sets (10,000,000 deals each); plus one smaller run per rule set for the comparison across presets.
 # Summary tables (JSON/CSV), manifests and figures are committed; the Parquet parts are ignored by git.
 #
 #   bash scripts/headline_run.sh            # full size (a few minutes on 2 cores)
 #   DEALS=240000 bash scripts/headline_run.sh
 #   HEADLINE=0 PRESETS="modern serbian" bash scripts/headline_run.sh   # only (re)do some presets' runs
-#   HEADLINE=0 PRESETS="" bash scripts/headline_run.sh                  # only the tuned and search runs
-#   HEADLINE=0 PRESETS="" TUNED=0 STRONG=0 bash scripts/headline_run.sh  # only the search runs
-#   HEADLINE=0 PRESETS="" TUNED=0 SEARCH=0 bash scripts/headline_run.sh  # only the strong runs
+#   HEADLINE=0 PRESETS="" bash scripts/headline_run.sh                  # only the tuned, search, strong, learned runs
+#   HEADLINE=0 PRESETS="" TUNED=0 STRONG=0 LEARNED=0 bash scripts/headline_run.sh  # only the search runs
+#   HEADLINE=0 PRESETS="" TUNED=0 SEARCH=0 LEARNED=0 bash scripts/headline_run.sh  # only the strong runs
+#   HEADLINE=0 PRESETS="" TUNED=0 SEARCH=0 STRONG=0 bash scripts/headline_run.sh   # only the learned runs
 #   REUSE=1 bash scripts/headline_run.sh    # keep complete runs (upgraded to the current schema), redo tables+figures
 set -euo pipefail
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
@@ -29,6 +30,7 @@ HEADLINE=${HEADLINE:-1}
 TUNED=${TUNED:-1}
 SEARCH=${SEARCH:-1}
 STRONG=${STRONG:-1}
+LEARNED=${LEARNED:-1}
 REUSE=${REUSE:-0}
 SEARCH_DEALS=${SEARCH_DEALS:-120000}  # the search plays about 400 deals/s with four searching seats on 2 cores
 
@@ -80,5 +82,10 @@ if [ "$STRONG" = 1 ]; then
   run parlett_strong parlett "$DEALS" strong
   run modern_strong modern "$DEALS" strong_modern
   run serbian_strong serbian "$DEALS" strong_serbian
+fi
+if [ "$LEARNED" = 1 ]; then
+  run parlett_learned parlett "$DEALS" learned
+  run modern_learned modern "$DEALS" learned_modern
+  run serbian_learned serbian "$DEALS" learned_serbian
 fi
 python scripts/results_readme.py

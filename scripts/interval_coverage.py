@@ -7,6 +7,8 @@
     python scripts/interval_coverage.py quick       # ~20 s: the seeded check of tests/test_coverage.py
     python scripts/interval_coverage.py path        # the pool-path estimator against the plain t (~10 min cold)
     python scripts/interval_coverage.py tournament  # a default tournament's payoffs and ranking, both estimators
+    python scripts/interval_coverage.py skew        # skewness-corrected pool-path intervals of the Quinola's cost
+                                                    # and fish by reason against the t interval, on path's runs
 
 As a user measures it: for each configuration one large *truth* run on seed 1001, then K small runs of N matches on
 another seed; an interval *holds* when the truth lies inside it. Matches of one seed are independent (every draw is
@@ -40,17 +42,19 @@ import cov_common  # noqa: E402, F401  (puts the repository on the path)
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("part", choices=("compare", "runs", "claims", "gsprt", "quick", "path", "tournament"))
+    p.add_argument("part", choices=("compare", "runs", "claims", "gsprt", "quick", "path", "tournament", "skew"))
     p.add_argument("--cache", type=Path, default=Path(".coverage-cache"))
     p.add_argument("--json", type=Path, default=None, help="also write the rows as JSON here")
     p.add_argument("--xl", action="store_true", help="runs: the largest sizes only (64,000 and 128,000 matches)")
     p.add_argument("--block-seeds", default=None,
-                   help="path: the seeds of the block runs, comma-separated (default 2002,2003); tournament: the "
-                        "seed of its blocks (default 2002)")
-    p.add_argument("--sizes", default=None, help="path: the block sizes judged in matches, comma-separated (default "
-                                                  "1000,2000,10000,100000); tournament: one size (default 4000)")
+                   help="path, skew: the seeds of the block runs, comma-separated (default 2002,2003); tournament: "
+                        "the seed of its blocks (default 2002)")
+    p.add_argument("--sizes", default=None,
+                   help="path, skew: the block sizes judged in matches, comma-separated (default "
+                        "1000,2000,10000,100000); tournament: one size (default 4000)")
     p.add_argument("--blocks", type=int, default=None, help="tournament: how many blocks (default 100)")
-    p.add_argument("--seating", default=None, help="path: one seating only ('avoid', 'random|avoid|tuned|saver')")
+    p.add_argument("--seating", default=None,
+                   help="path, skew: one seating only ('avoid', 'random|avoid|tuned|saver')")
     args = p.parse_args(argv)
     log = lambda m: print(m, flush=True)  # noqa: E731
     if args.part in ("compare", "gsprt", "quick"):
@@ -66,6 +70,13 @@ def main(argv=None) -> int:
         seatings = cov_path.SEATINGS if args.seating is None else {args.seating: cov_path.SEATINGS[args.seating]}
         sizes = cov_path.SIZES if args.sizes is None else tuple(int(x) for x in args.sizes.split(","))
         rows = cov_path.path_rows(args.cache, seatings=seatings, sizes=sizes, log=log)
+    elif args.part == "skew":
+        import cov_skew
+
+        seeds = cov_skew.BLOCK_SEEDS if args.block_seeds is None else tuple(int(x) for x in args.block_seeds.split(","))
+        seatings = cov_skew.SEATINGS if args.seating is None else {args.seating: cov_skew.SEATINGS[args.seating]}
+        sizes = cov_skew.SIZES if args.sizes is None else tuple(int(x) for x in args.sizes.split(","))
+        rows = cov_skew.skew_rows(args.cache, seatings=seatings, seeds=seeds, sizes=sizes, log=log)
     elif args.part == "tournament":
         import cov_tournament
 

@@ -1,6 +1,6 @@
 """A folder written before a family's defaults changed is read as ever and never continued (`search`
-changed its defaults in 0.2.0): its rows, evaluations or reviewed decisions are of the old player, and continuing
-them with today's player of the same name would mix two players without a word."""
+changed its defaults in 0.2.0 and in 0.3.0): its rows, evaluations or reviewed decisions are of the old player,
+and continuing them with today's player of the same name would mix two players without a word."""
 
 import json
 
@@ -22,7 +22,9 @@ def test_the_sentence_names_what_the_spec_meant_and_what_to_do():
     assert "`search:worlds=4` is another player" in said and "start a new folder" in said
     assert changed_meaning(["search"], None).startswith("it was written by reversis_sim before 0.2.0")
     assert changed_meaning(["tuned", "strong", "avoid:take=0"], "0.1.0") is None  # other families are unchanged
-    assert changed_meaning(["search"], "0.2.0") is None and changed_meaning(["search"], "1.0") is None
+    said = changed_meaning(["search"], "0.2.0")  # the change after the folder's version is named
+    assert "reversis_sim 0.2.0, when `search` took worlds=16, start=5, rollout=strong" in said and "since 0.3.0" in said
+    assert changed_meaning(["search"], "0.3.0") is None and changed_meaning(["search"], "1.0") is None
     # what this version writes, it continues
     assert all(changed_meaning([name], reversis_sim.__version__) is None for name in CHANGED_DEFAULTS)
 

@@ -64,7 +64,8 @@ COMMANDS = {
     "play --summary": ["play", "--summary", "--out", "{GAMES}", "--worlds", "4"],
     "play --show": ["play", "--show", "1", "--out", "{GAMES}", "--worlds", "4"],
     "bench": ["bench", "--deals", "1200"],
-    "learn": ["learn", "--deals", "480", "--worlds", "2", "--seed", SEED, "--out", "{ROOT}/weights.npz"],
+    "learn": ["learn", "--deals", "480", "--worlds", "2", "--seed", SEED, "--declaration-deals", "0", "--out",
+              "{ROOT}/weights.npz"],
     "rules": ["rules", "modern"],
     "policies": ["policies"],
 }

@@ -13,7 +13,16 @@ from click.testing import CliRunner
 from reversis_sim.cli import main
 from reversis_sim.policies import PolicySpecError, parse_spec
 from reversis_sim.policies import weights as W
-from reversis_sim.policies.learned import EXCHANGE_FEATURES, LEARNED_ID, N_D, N_O, N_XD, N_XO, N_XWEIGHTS
+from reversis_sim.policies.learned import (
+    EXCHANGE_FEATURES,
+    LEARNED_ID,
+    N_D,
+    N_DWEIGHTS,
+    N_O,
+    N_XD,
+    N_XO,
+    N_XWEIGHTS,
+)
 from reversis_sim.reference import make_policy
 from reversis_sim.rules import get_preset
 
@@ -39,10 +48,12 @@ def test_the_shipped_player_parses_and_carries_its_weights():
     assert spec.family_id == LEARNED_ID and spec.weights == "parlett"
     v = spec.values()
     w = W.load("parlett")
-    assert len(v) == 3 + len(w.exchange_vector) + (N_D + 1) * N_O + 1 + N_XWEIGHTS
+    assert len(v) == 3 + len(w.exchange_vector) + (N_D + 1) * N_O + 1 + N_XWEIGHTS + 1 + N_DWEIGHTS
+    v = v[:len(v) - 1 - N_DWEIGHTS]  # the declaration model's flag and weights: tests/test_learned_declaration.py
     assert np.array_equal(np.array(v[-(N_D + 1) * N_O - 1 - N_XWEIGHTS:-1 - N_XWEIGHTS]), w.W.ravel())
     assert w.WX is not None and v[-1 - N_XWEIGHTS] == 1.0 and np.array_equal(np.array(v[-N_XWEIGHTS:]), w.WX.ravel())
-    assert W.load("modern").WX is None and parse_spec("learned_modern").values()[-1 - N_XWEIGHTS] == 0.0
+    modern = parse_spec("learned_modern").values()
+    assert W.load("modern").WX is None and modern[len(modern) - 2 - N_DWEIGHTS - N_XWEIGHTS] == 0.0
     W.check_rules(w, get_preset("parlett"))
     with pytest.raises(W.WeightsError, match="learned under the rules parlett"):
         W.check_rules(w, get_preset("modern"))
@@ -208,7 +219,7 @@ def test_learn_is_seeded_and_resumes_to_the_same_weights(tmp_path):
     from reversis_sim.learn.run import LearnSpec, learn
 
     rules = get_preset("parlett")
-    args = ["learn", "--deals", "480", "--worlds", "4", "--seed", "11"]
+    args = ["learn", "--deals", "480", "--worlds", "4", "--seed", "11", "--declaration-deals", "0"]
     a, b = tmp_path / "a.npz", tmp_path / "b.npz"
     r = CliRunner().invoke(main, [*args, "--out", str(a), "--format", "json"])
     assert r.exit_code == 0, r.output
@@ -233,12 +244,12 @@ def test_learn_is_seeded_and_resumes_to_the_same_weights(tmp_path):
 
 
 def test_a_search_rolls_out_with_the_learned_player_and_both_engines_agree():
-    """A rollout policy may carry a learned player's weights (597 values): the search's rollouts and its
-    exchange are the learned player's, in both engines."""
+    """A rollout policy may carry a learned player's weights (624 values): the search's rollouts, its exchange
+    and its declaration are the learned player's, in both engines."""
     from reversis_sim.engines import get_engine
 
     spec = parse_spec("search:worlds=2,start=9,rollout=learned")
-    assert spec.rollout.family == "learned" and len(spec.values()) > 597
+    assert spec.rollout.family == "learned" and len(spec.values()) > 624
     rules = get_preset("parlett")
     seats = [spec, "strong", "strong", "strong"]
     fast = get_engine("numba").deal_record(rules, seats, seed=3, match=0, deal=1)

@@ -24,9 +24,9 @@ from reversis_sim.kernel.view import (
     V_TRICK,
     new_view,
 )
-from reversis_sim.policies import PolicySpecError, parse_spec, search
+from reversis_sim.policies import PolicySpecError, parse_seats, parse_spec, registry, search, weights
 from reversis_sim.reference import Watching, make_policy
-from reversis_sim.rules import PRESETS
+from reversis_sim.rules import PRESETS, get_preset
 from reversis_sim.search import decide_nb, rollout_nb
 from reversis_sim.search import worlds as W
 
@@ -265,17 +265,43 @@ def test_the_declarers_eligible_hand_is_honoured():
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def test_the_default_search_rolls_out_with_the_rules_own_learned_player_or_strongest_heuristic():
+    """A search left on its default rollout plays, under each rule set, the shipped learned player learned under
+    those rules, else the family's strongest heuristic (learned weights are refused under other rules): what a
+    table seats and what a folder records name it; a rollout given is kept."""
+    def bound(text, rules):
+        return parse_seats([text], rules=get_preset(rules))[0]
+
+    assert bound("search", "parlett") == parse_spec("search")
+    assert bound("search", "modern").rollout == parse_spec("learned_modern")
+    assert bound("search", "serbian").rollout == parse_spec("learned_serbian")
+    assert bound("search:worlds=4", "parlett_simple") == parse_spec("search:worlds=4,rollout=strong")
+    assert bound("search", "modern_five").rollout == parse_spec("strong_modern")
+    assert bound("search", "pierer").rollout == parse_spec("strong")
+    assert bound("search:rollout=tuned", "modern").rollout == parse_spec("tuned")  # given: kept
+    assert bound("tuned", "modern") == parse_spec("tuned")
+    recorded = str(bound("search", "modern"))
+    assert parse_spec(recorded) == bound("search", "modern") and "learned" in recorded
+    for name in registry.LEARNED_PLAYERS:  # each shipped learned player fits the rules it is chosen for
+        spec = parse_spec(name)
+        fits = [r for r in PRESETS if registry.default_rollout(get_preset(r)) == name]
+        assert fits, name
+        for r in fits:
+            weights.check_rules(weights.load(spec.weights), get_preset(r))
+
+
 def test_a_search_spec_carries_its_rollout_policy():
     spec = parse_spec("search:worlds=24,rollout=(avoid:take=0,declare=3)")
     assert spec.rollout == parse_spec("avoid:take=0,declare=3")
     assert str(spec) == "search:worlds=24,rollout=(avoid:take=0,declare=3)"
     assert parse_spec(str(spec)) == spec
     assert parse_spec("search").rollout == parse_spec(search.DEFAULT_ROLLOUT)
-    assert str(parse_spec("search:rollout=strong")) == "search" and search.DEFAULT_ROLLOUT == "strong"
-    assert str(parse_spec("search:rollout=tuned")) != "search"  # the default before 0.2.0 is another player now
+    assert str(parse_spec("search:rollout=learned")) == "search" and search.DEFAULT_ROLLOUT == "learned"
+    assert str(parse_spec("search:rollout=strong")) != "search"  # the default before 0.3.0 is another player now
+    assert str(parse_spec("search:rollout=tuned")) != "search"  # and the one before 0.2.0
     assert parse_spec("search:rollout=cautious").rollout == parse_spec("cautious")
     values = spec.values()
-    assert values[:search.N_OWN] == (24, 1.0, 1.0, 2, 0, 1.0, 4, 5, 0)  # worlds, margin, race, first, infer
+    assert values[:search.N_OWN] == (24, 1.0, 1.0, 2, 0, 1.0, 4, 6, 0)  # worlds, margin, race, first, infer
     # (none), tau, pool, start, window
     k = search.N_OWN
     assert values[k] == parse_spec("avoid").family_id and values[k + 1:] == spec.rollout.values()

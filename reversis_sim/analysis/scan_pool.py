@@ -23,7 +23,8 @@ from ..game import FATES, REASONS
 from .pool_path import N_OUTCOMES, PathSums
 from .scan_part import Layout, read_columns
 
-__all__ = ["POOL_REASONS", "PathPart", "group_part", "path_blocks", "path_part", "seat_terms", "split_pool"]
+__all__ = ["POOL_REASONS", "PathPart", "group_part", "path_blocks", "path_part", "path_terms", "seat_terms",
+           "split_pool"]
 
 POOL_REASONS = ("pool_double", "pool_won", "return")
 """The payment reasons with a part proportional to the pool."""
@@ -160,11 +161,25 @@ def seat_terms(t: dict, p: dict, S: int) -> tuple | str:
 
 def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
     """The pool-path sums of one part (its seat table and its payments table)."""
+    terms = path_terms(seat_path, pay_path, lay)
+    if isinstance(terms, str):
+        return _broken(terms)
+    blocks, outcomes = terms["blocks"], terms["outcomes"]
+    light = np.concatenate([b[0] for b in blocks.values()], axis=1)
+    sizes = np.concatenate([np.broadcast_to(b[1], b[0].shape) for b in blocks.values()], axis=1)
+    events = np.concatenate([b[2] for b in blocks.values()], axis=1)
+    return PathPart(PathSums.of(sizes, light, events, outcomes), terms["dealers"], terms["antes"], None)
+
+
+def path_terms(seat_path: Path, pay_path: Path, lay: Layout) -> dict | str:
+    """The per-match terms of the pool-path sums of one part, or a sentence saying why the pool cannot be split off
+    (:func:`split_pool`): ``blocks`` (a group block of :func:`path_blocks` -> (light totals (U, G), sizes (U, G)
+    or broadcastable, events (U, G, K))), ``outcomes`` (U, S * 3), ``dealers`` (K,) and ``antes``."""
     S = lay.n_seats
     t = read_columns(seat_path, SEAT_COLUMNS)
     split = split_pool(t, read_columns(pay_path, PAY_COLUMNS), S)
     if isinstance(split, str):
-        return _broken(split)
+        return split
     U, K, D = split["U"], split["K"], t["match"].size // S
     pot, c_net, c_of, per_row = split["pot"], split["c_net"], split["c_of"], split["per_row"]
     pool_before, pool_after = t["pool_before"][::S].astype(np.int64), t["pool_after"][::S].astype(np.int64)
@@ -230,11 +245,7 @@ def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
         blocks["reasons"] = (light_r, sizes_r, ev_r)
 
     assert list(blocks) == list(path_blocks(lay))
-    outcomes = outcome_counts(split, S)
-    light = np.concatenate([b[0] for b in blocks.values()], axis=1)
-    sizes = np.concatenate([np.broadcast_to(b[1], b[0].shape) for b in blocks.values()], axis=1)
-    events = np.concatenate([b[2] for b in blocks.values()], axis=1)
-    return PathPart(PathSums.of(sizes, light, events, outcomes), dealers, antes, None)
+    return {"blocks": blocks, "outcomes": outcome_counts(split, S), "dealers": dealers, "antes": antes}
 
 
 def group_part(seat_path: Path, pay_path: Path, n_seats: int, group_of: np.ndarray, n_groups: int,

@@ -103,7 +103,7 @@ def seats_of(rules, specs):
     from ..policies import parse_seats
 
     try:
-        seats = parse_seats(specs or (DEFAULT_SEAT,), rules.n_seats)
+        seats = parse_seats(specs or (DEFAULT_SEAT,), rules=rules)
         check_learned(rules, seats)
         return seats
     except PolicySpecError as e:

@@ -104,7 +104,7 @@ def play(rules, rule_overrides, seat_specs, you, seed, match, n_deals, speed, ou
                "'hint' for advice; 'quit' (or Ctrl-C, Ctrl-D) stops, and the finished deals are kept.")
     try:
         run(game, screen, out, None if no_review else Reviewing(worlds=worlds, rollout=bot),
-            Hint(screen, rollout=bot, search=hint_search(bot), working=compiling_notice), working=compiling_notice)
+            Hint(screen, rollout=bot, search=hint_search(rules), working=compiling_notice), working=compiling_notice)
     except SessionEnd as e:
         sys.exit(e.code)
     except (OSError, ValueError) as e:

@@ -110,7 +110,7 @@ def player(ctx, rules, policy, field, n_deals, seed, out, resume, force, threads
         raise click.UsageError("--seat, --review-seat, --predeal and --where belong to one deal (--deal); a "
                                "review of a player seats it in seat 0 and its --field elsewhere")
     field = field or policy
-    table = parse_seats([policy] + [field] * (rules.n_seats - 1), rules.n_seats)
+    table = parse_seats([policy] + [field] * (rules.n_seats - 1), rules=rules)
     try:
         settings = review_settings(rules.n_seats, table, [0], worlds, rollout, luck_samples)
     except ReviewError as e:

@@ -18,6 +18,7 @@ from ..analysis.scan_pool import seat_terms
 from ..constraints import Deals
 from ..engines import get_engine
 from ..policies import PolicySpec, parse_spec
+from ..policies.registry import for_rules
 from ..rules import Rules, get_preset
 
 CHUNK_MATCHES = 20_000
@@ -154,7 +155,8 @@ def play_seating_chunk(rules: Rules, seats: list[str], seed: int, policy_seeds: 
     or its name (:func:`reversis_sim.engines.get_engine`)."""
     play = get_engine(engine) if isinstance(engine, str) else engine
     n_seats = rules.n_seats
-    cols = play.columns(rules, [as_spec(s) for s in seats], seed=seed, first_match=first_match, n_matches=n_matches,
+    specs = [for_rules(as_spec(s), rules) for s in seats]
+    cols = play.columns(rules, specs, seed=seed, first_match=first_match, n_matches=n_matches,
                         match_deals=match_deals, threads=threads,
                         policy_seeds=None if policy_seeds is None else list(policy_seeds), deals=deals)
     idx = np.asarray(cols["match"], np.int64) - first_match

@@ -12,14 +12,14 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..policies import SeatView
+from ..policies import SeatView, parse_spec
 from ..record import TORN
 from ..reference import DealState, make_policy
 from .human import Quit, Screen
 from .session import DUPLICATE, GAMES, Game, append_record, duplicate, live_record, next_deal, play_one
 
 HINT_SEARCH = "search"
-"""The search asked by ``hint`` (its default worlds and rollout, the ladder's ``search:worlds=16``)."""
+"""The search asked by ``hint``: the default search (:func:`hint_search` binds its rollout to the rules)."""
 HINT_WORLDS = 256
 """The worlds ``hint`` values the options in: half choose, half measure, so 128 measure each value (at the review's
 16, 8 measure, and a value's standard error, 10-20 fish, hides the differences a hint is asked for; 256 worlds of a
@@ -38,10 +38,13 @@ class Reviewing:
     duplicate: bool = True
 
 
-def hint_search(rollout: str) -> str:
-    """The search ``hint`` asks, rolling out with the rules' own strongest heuristic where it is not parlett's
-    (``search:rollout=strong_modern``)."""
-    return HINT_SEARCH if rollout == DUPLICATE else f"{HINT_SEARCH}:rollout={rollout}"
+def hint_search(rules) -> str:
+    """The search ``hint`` asks under ``rules``: the default search, rolling out with the rules' own learned player
+    (or their family's strongest heuristic where none was learned: :func:`reversis_sim.policies.registry.for_rules`),
+    as its spec (``search:rollout=learned:weights=modern`` under ``modern``)."""
+    from ..policies.registry import for_rules
+
+    return str(for_rules(parse_spec(HINT_SEARCH), rules))
 
 
 class SessionEnd(Exception):

@@ -25,16 +25,18 @@ from .session import DUPLICATE, HUMAN, Game, duplicate, human_seat
 
 KIND = "error_rate"
 LADDER = (
-    ("search:worlds=16 *", 0.65, 0.38, 0.93), ("strong", 0.92, 0.76, 1.08), ("search:worlds=4 *", 1.32, 1.08, 1.56),
-    ("tuned", 2.09, 1.69, 2.48), ("avoid", 2.82, 2.41, 3.24), ("bold", 2.84, 2.42, 3.26),
-    ("saver", 2.85, 2.54, 3.15), ("cautious", 3.27, 2.85, 3.68), ("hunter", 3.51, 2.77, 4.26),
-    ("tuned_modern", 4.94, 3.73, 6.15), ("random", 7.19, 5.66, 8.72), ("tuned_serbian", 7.36, 5.44, 9.28),
-    ("lowest", 8.00, 6.73, 9.28),
+    ("search", 0.22, 0.04, 0.39), ("learned", 0.43, 0.23, 0.64),
+    ("search:worlds=16,start=5,rollout=strong", 0.58, 0.43, 0.74),
+    ("search:worlds=16,race=0,first=4,start=0,rollout=tuned", 0.65, 0.38, 0.93), ("strong", 0.92, 0.76, 1.08),
+    ("search:worlds=4,race=0,first=4,start=0,rollout=tuned", 1.32, 1.08, 1.56), ("tuned", 2.09, 1.69, 2.48),
+    ("avoid", 2.82, 2.41, 3.24), ("bold", 2.84, 2.42, 3.26), ("saver", 2.85, 2.54, 3.15),
+    ("cautious", 3.27, 2.85, 3.68), ("hunter", 3.51, 2.77, 4.26), ("tuned_modern", 4.94, 3.73, 6.15),
+    ("random", 7.19, 5.66, 8.72), ("tuned_serbian", 7.36, 5.44, 9.28), ("lowest", 8.00, 6.73, 9.28),
 )
 """The bot ladder of docs/review.md (parlett, each player in seat 0 of a table of ``tuned``, 1,000 matches
 reviewed with 16 worlds of ``tuned`` rollouts, every decision graded; ``results/ladder/ladder.json``, whose
-``naive`` is ``lowest``): player, error rate, 95% interval. A name marked * is the search before 0.2.0."""
-OLD_SEARCH = "* the search before 0.2.0: search:worlds=W,race=0,first=4,start=0,rollout=tuned (docs/search.md)"
+``naive`` is ``lowest``): player, error rate, 95% interval. The searches of earlier versions are spelled out
+(``search`` is today's default)."""
 
 
 def summarize_games(records: Sequence[dict], *, worlds: int = 16, rollout: str | None = None,
@@ -123,8 +125,8 @@ def summary_text(summary: dict, ascii: bool = False) -> str:
     you = ("you", s["error_rate"], "" if s["ci_low"] is None else f"[{s['ci_low']:+.2f}, {s['ci_high']:+.2f}]",
            s["rating"])
     rows = sorted(rows + [you], key=lambda r: r[1])
+    width = max(len(r[0]) for r in rows)
     for name, rate, ci, band_name in rows:
         mark = "  <- you" if name == "you" else ""
-        lines.append(f"  {name:<18} {rate:+6.2f} {ci:<16} {band_name}{mark}")
-    lines.append(f"  {OLD_SEARCH}")
+        lines.append(f"  {name:<{width}} {rate:+6.2f} {ci:<16} {band_name}{mark}")
     return "\n".join(lines)

@@ -12,21 +12,31 @@ played (the lowest card code among equal scores).
 The weights ``W`` are fitted by ``reversis-sim learn`` (:mod:`reversis_sim.learn`): a ridge regression of every
 option's value, as the review measures it (each option played out in worlds consistent with what the seat knew),
 on these facts, centred within each decision. The talon decision is a second model of the same form (below), fitted
-the same way on the review's values of the talon options; the declaration and the declarer's goal are those of the
-``avoid`` setting the weights file names (the one whose deals the weights were learned from), as is the exchange of
-a file that carries no exchange model.
+the same way on the review's values of the talon options; the declaration of the espagnolette and the
+declarer's goal are a third (below) where the file carries one; otherwise, they are those of the ``avoid`` setting
+the weights file names (the one whose deals the weights were learned from), as is the exchange of a file that
+carries no exchange model.
 
 The parameter vector (what the kernels carry per seat) is the weights file's, built by
 :func:`.weights.vector`: :data:`LAYOUT` (the vector's layout version), the sizes ``N_O`` and ``N_D``, the
 ``avoid`` parameters of the exchange (:data:`N_EXCHANGE` of them), then ``W`` decision-fact by decision-fact
 (``(N_D + 1) * N_O`` values, the first row the option facts' own weights), then a flag and the exchange model's
-weights ``WX`` (``(N_XD + 1) * N_XO`` values, zeros where the file carries no exchange model).
+weights ``WX`` (``(N_XD + 1) * N_XO`` values, zeros where the file carries no exchange model), then a flag and the
+declaration model's weights ``WD`` (``(N_DD + 1) * N_DO`` values, zeros where the file carries none).
 
 The exchange model (where the weights file carries one: :data:`AT_XFLAG`) scores each option of the talon decision,
 every card of the hand to discard and, where the seat may take nothing, keeping the hand, by the same bilinear form
 of :data:`EXCHANGE_OPTION_FACTS` and :data:`EXCHANGE_DECISION_FACTS` (the hand's), fitted by ``learn`` on the
 review's values of the exchange options; the highest score is taken (keeping first, then the lowest card code,
-among equal scores). The declaration stays the ``avoid`` setting's.
+among equal scores).
+
+The declaration model (where the weights file carries one: :data:`AT_DFLAG`) scores the options of the
+espagnolette's declaration (R38, A13) by the same form, the decision's facts :data:`DECLARATION_FACTS` (the hand at
+the first lead, whether the seat is eldest and must lead the first trick, the pool) weighing the option facts
+:data:`DECLARATION_OPTION_FACTS`: passing scores 0, declaring (to lose every trick) ``v[declare]``, declaring to win
+every trick (where the rules ask a goal) ``v[declare] + v[win_all]``; the highest is taken (passing, then losing
+every trick, among equal scores). Fitted by ``learn`` on the review's values of the declaration options in deals
+dealt so that a seat can become eligible. A file without one keeps the ``avoid`` setting's declaration and goal.
 """
 
 from __future__ import annotations
@@ -88,11 +98,34 @@ AT_XFLAG = AT_WEIGHTS + N_WEIGHTS
 """1 where the vector carries a learned exchange (its weights ``WX`` follow), 0 where the exchange is the ``avoid``
 setting's."""
 AT_XWEIGHTS = AT_XFLAG + 1
-VECTOR_LEN = AT_XWEIGHTS + N_XWEIGHTS
+
+DECLARATION_OPTION_FACTS = ("declare", "win_all")
+"""The facts of a declaration option (R38; A13): ``declare`` for both declaring options, ``win_all`` for the goal
+of winning every trick where the rules let the declarer name one (F1.4); passing has none (its score is 0)."""
+DECLARATION_FACTS = ("aces", "hold_quinola", "high_cards", "kings", "low_cards", "lowest", "hearts", "longest_suit",
+                     "voids", "short_suits", "eldest", "pool")
+"""The facts of a declaration decision, read from the hand at the first lead and the seat's place
+(:func:`.learned_declaration_nb.declaration_facts`)."""
+N_DO = len(DECLARATION_OPTION_FACTS)
+N_DD = len(DECLARATION_FACTS)
+N_DWEIGHTS = (N_DD + 1) * N_DO
+DO_DECLARE, DO_WIN_ALL = range(N_DO)
+(DD_ACES, DD_HOLD_QUINOLA, DD_HIGH_CARDS, DD_KINGS, DD_LOW_CARDS, DD_LOWEST, DD_HEARTS, DD_LONGEST_SUIT, DD_VOIDS,
+ DD_SHORT_SUITS, DD_ELDEST, DD_POOL) = range(N_DD)
+"""Each declaration fact's place in the model, named ``DO_``/``DD_`` and the fact."""
+DECLARATION_FEATURES = "declaration 1: option " + ",".join(DECLARATION_OPTION_FACTS) + "; decision " + ",".join(
+    DECLARATION_FACTS)
+"""The declaration model's feature set, as a weights file that carries one records it."""
+AT_DFLAG = AT_XWEIGHTS + N_XWEIGHTS
+"""1 where the vector carries a learned declaration (its weights ``WD`` follow), 0 where the declaration and the
+goal are the ``avoid`` setting's."""
+AT_DWEIGHTS = AT_DFLAG + 1
+VECTOR_LEN = AT_DWEIGHTS + N_DWEIGHTS
 
 DEFAULT_WEIGHTS = "parlett"
 """The weights a spec that names none plays: the shipped file of the default rules."""
 
 FAMILY = Family("learned", LEARNED_ID, "a linear model of each card's value learned from reviewed deals "
-                "(reversis-sim learn), and of each talon option where the rules have a talon", (), ".learned_nb",
+                "(reversis-sim learn), of each talon option where the rules have a talon, and of the espagnolette's "
+                "declaration where its weights file carries one", (), ".learned_nb",
                 draws=False, weights=DEFAULT_WEIGHTS)

@@ -5,7 +5,8 @@ The facts are computed into two small arrays on the stack (:func:`scratch`: the 
 arrays and allocate nothing), the decision's facts weigh the option facts once (``v = W' [1, D]``), then each legal
 card costs its option facts and one dot product with ``v``. The exchange is the exchange model's where the vector
 carries one (:mod:`.learned_exchange_nb`: the same bilinear form over the hand's facts), otherwise ``avoid``'s;
-the declaration and the goal are ``avoid``'s (:mod:`.avoid_nb`) with the parameters the vector carries.
+the declaration and the goal are the declaration model's where the vector carries one
+(:mod:`.learned_declaration_nb`), otherwise ``avoid``'s (:mod:`.avoid_nb`) with the parameters the vector carries.
 
 :func:`decision_facts` and :func:`option_facts` are also what ``reversis-sim learn`` fits the weights on (called
 on the views of the reviewed decisions), so the facts trained on are the facts played on.
@@ -46,6 +47,7 @@ from ..kernel.view import (
 from . import avoid_nb
 from .cardsense import current_best, nth_seat
 from .learned import (
+    AT_DFLAG,
     AT_EXCHANGE,
     AT_WEIGHTS,
     AT_XFLAG,
@@ -73,6 +75,7 @@ from .learned import (
     D_TRICK_POINTS,
     D_WINNER_OPPOSITE,
     N_D,
+    N_DD,
     N_EXCHANGE,
     N_O,
     N_XD,
@@ -96,7 +99,9 @@ from .learned import (
     O_UNSEEN_BELOW,
     O_UNSEEN_SUIT,
 )
+from .learned_declaration_nb import choice as declaration_choice
 from .learned_exchange_nb import choose
+from .view import DECLARE_PASS, DECLARE_WIN_ALL
 
 _ACES = bit(C.make(C.RANK_ACE, 0)) | bit(C.make(C.RANK_ACE, 1)) | bit(C.make(C.RANK_ACE, 2)) | bit(
     C.make(C.RANK_ACE, 3))
@@ -322,17 +327,24 @@ def exchange(params, draws, view, tables):
 
 @njit_nrt_free
 def declare(params, draws, view, tables):
-    """``avoid``'s declaration with the parameters the vector carries."""
-    return avoid_nb.declare(params[AT_EXCHANGE:AT_EXCHANGE + N_EXCHANGE], draws, view, tables)
+    """Whether to declare the espagnolette: the declaration model's choice where the vector carries one
+    (:func:`.learned_declaration_nb.choice`, called), otherwise ``avoid``'s declaration with the parameters the
+    vector carries."""
+    if params[AT_DFLAG] < 0.5:
+        return avoid_nb.declare(params[AT_EXCHANGE:AT_EXCHANGE + N_EXCHANGE], draws, view, tables)
+    return declaration_choice(params, view, tables, scratch(12)) != DECLARE_PASS
 
 
 @njit_nrt_free
 def goal(params, draws, view, tables):
-    """``avoid``'s goal (it reads no parameter)."""
-    return avoid_nb.goal(params, draws, view, tables)
+    """The declarer's goal, to win every trick: the declaration model's where the vector carries one, otherwise
+    ``avoid``'s (it reads no parameter)."""
+    if params[AT_DFLAG] < 0.5:
+        return avoid_nb.goal(params, draws, view, tables)
+    return declaration_choice(params, view, tables, scratch(12)) == DECLARE_WIN_ALL
 
 
-assert N_D == 23 and N_O == 18 and N_XD == 10 and N_XO == 13, \
+assert N_D == 23 and N_O == 18 and N_XD == 10 and N_XO == 13 and N_DD == 12, \
     "scratch() takes constants: keep its sizes those of .learned"
 
 

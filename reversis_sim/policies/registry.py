@@ -9,7 +9,7 @@ policy: a named preset, a family, or a spec in parentheses (``search:worlds=16,r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import search
@@ -249,21 +249,58 @@ def _rollout(text: str, raw: str) -> PolicySpec:
     return spec
 
 
-def parse_seats(specs: Sequence[str], n_seats: int = 4) -> list[PolicySpec]:
-    """One spec for all seats, or exactly one per seat."""
+def parse_seats(specs: Sequence[str], n_seats: int = 4, *, rules=None) -> list[PolicySpec]:
+    """One spec for all seats, or exactly one per seat; with ``rules`` (a :class:`~reversis_sim.rules.Rules`, whose
+    seats it then counts), a search left on its default rollout rolls out with the rules' own
+    (:func:`for_rules`)."""
+    if rules is not None:
+        n_seats = rules.n_seats
     specs = list(specs) or ["random"]
     if len(specs) == 1:
         specs = specs * n_seats
     if len(specs) != n_seats:
         raise PolicySpecError(f"got {len(specs)} seat policies; give one (the same for every seat) or "
                               f"{n_seats} (one per seat)")
-    return [parse_spec(s) for s in specs]
+    parsed = [parse_spec(s) for s in specs]
+    return parsed if rules is None else [for_rules(s, rules) for s in parsed]
 
 
-CHANGED_DEFAULTS = {"search": ("0.2.0", "worlds=16, race=0, first=4, start=0, rollout=tuned")}
-"""Families whose defaults changed: the package version that changed them, and what the parameters a spec of the
-family left unsaid were before it. A folder written earlier with a spec of such a family is read as ever, but never
-continued: today's player of the same name is another one, and its rows would mix two players."""
+LEARNED_PLAYERS = ("learned", "learned_modern", "learned_serbian")
+"""The shipped learned players, each learned under one rule set (its weights file records which)."""
+STRONGEST_BY_SCORING = {"penalty": "strong_modern", "bank": "strong_serbian"}
+"""The strongest heuristic of a rule family other than parlett's (``strong``), by its scoring."""
+
+
+def default_rollout(rules) -> str:
+    """The rollout policy of a search left on its default under ``rules``: the shipped learned player learned
+    under these rules (the rule parameters that do not change the play aside), else the family's strongest
+    heuristic (``strong``, ``strong_modern`` for the modern family, ``strong_serbian``): learned weights are
+    refused under other rules than their own."""
+    from . import weights as files  # numpy
+
+    params = rules.to_params()
+    for name in LEARNED_PLAYERS:
+        if not files.rules_differ(files.load(parse_spec(name).weights), params):
+            return name
+    return STRONGEST_BY_SCORING.get(rules.scoring, "strong")
+
+
+def for_rules(spec: PolicySpec, rules) -> PolicySpec:
+    """``spec`` as it plays under ``rules``: a search left on its default rollout (``learned``, learned under
+    ``parlett``) rolls out with :func:`default_rollout` where that differs, and its text then names it
+    (``search:rollout=strong_modern`` is what a folder records); every other spec unchanged."""
+    fam = FAMILIES[spec.family]
+    if not fam.searches or spec.rollout != parse_spec(fam.rollout):
+        return spec
+    name = default_rollout(rules)
+    return spec if parse_spec(name) == spec.rollout else replace(spec, rollout=parse_spec(name))
+
+
+CHANGED_DEFAULTS = {"search": (("0.2.0", "worlds=16, race=0, first=4, start=0, rollout=tuned"),
+                               ("0.3.0", "worlds=16, start=5, rollout=strong"))}
+"""Families whose defaults changed: each change, the package version that made it and what the parameters a spec
+of the family left unsaid were before it. A folder written earlier with a spec of such a family is read as ever,
+but never continued: today's player of the same name is another one, and its rows would mix two players."""
 
 
 def changed_meaning(specs: Sequence[str], version: str | None) -> str | None:
@@ -271,8 +308,9 @@ def changed_meaning(specs: Sequence[str], version: str | None) -> str | None:
     record it) may not be continued today, in words; None when it may."""
     for text in specs:
         name = str(text).partition(":")[0].strip()
-        if name in CHANGED_DEFAULTS and _version(version) < _version(CHANGED_DEFAULTS[name][0]):
-            since, before = CHANGED_DEFAULTS[name]
+        later = [change for change in CHANGED_DEFAULTS.get(name, ()) if _version(version) < _version(change[0])]
+        if later:
+            since, before = later[0]
             return (f"it was written by reversis_sim {version or 'before ' + since}, when `{name}` took {before} "
                     f"unless told otherwise; since {since} `{text}` is another player, and the rows of two players "
                     f"would mix: start a new folder (with those parameters spelled out, it plays the old player)")

@@ -47,11 +47,14 @@ Searched from a trick on (``start`` = T > 0): in the tricks before T, the seat p
 own card at the policy's cost. The first tricks' rollouts are the longest, so they hold most of the cost (measured
 in docs/search.md: where the search gains, against what it costs).
 
-The default (since 0.2.0): 16 worlds, raced from the second world (``race=1,first=2``), searched from
-the sixth trick (``start=5``), with ``strong`` as the rollout policy (whose exchange and declaration it plays). It
-beats the search it replaced, ``search:worlds=16,race=0,first=4,start=0,rollout=tuned``, at about a fifth of its
-cost (docs/search.md: chosen on the exploring seed, measured on fresh ones). A folder written before 0.2.0 with a
-``search`` seat is read as ever but not continued (:data:`.registry.CHANGED_DEFAULTS`).
+The default (since 0.3.0): 8 worlds, raced from the second world (``race=1,first=2``), searched from the seventh
+trick (``start=6``), with the learned player of the table's rules as the rollout policy (whose exchange and
+declaration it plays): ``learned`` under ``parlett``, ``learned_modern`` and ``learned_serbian`` under theirs, and
+under rules no shipped weights were learned for, the family's strongest heuristic (``strong``, ``strong_modern``,
+``strong_serbian``: :func:`.registry.default_rollout`). Under ``parlett`` it beats the default it replaced,
+``search:worlds=16,start=5,rollout=strong``, by more than 5 fish a deal at less cost (docs/search.md: chosen on the
+exploring seed, measured on a fresh one). A folder written before 0.3.0 (or 0.2.0) with a ``search`` seat is read as
+ever but not continued (:data:`.registry.CHANGED_DEFAULTS`).
 
 The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, ``infer``,
 ``tau``, ``pool``, ``start``, ``window``, then the rollout policy's family id, then its parameters
@@ -65,13 +68,13 @@ from .family import Family, choice, integer, position, real
 SEARCH_ID = 9
 """The family id of ``search`` (new heuristic families take the small ids)."""
 MAX_ROLLOUT_PARAMS = 640
-"""The longest parameter vector of a rollout policy (a learned player's carries its weights: 597 values)."""
+"""The longest parameter vector of a rollout policy (a learned player's carries its weights: 624 values)."""
 
 INFER_MODELS = ("none", "rollout")
 """The models of the other seats' play ``infer`` may name: none (uniform worlds), the rollout policy."""
 
 PARAMS = (
-    integer("worlds", 16, 1, 4096, "worlds sampled per card to play (each plays every legal card out)"),
+    integer("worlds", 8, 1, 4096, "worlds sampled per card to play (each plays every legal card out)"),
     real("margin", 1.0, 0.0, 10.0, "play another card than the rollout policy's own only when its mean gain over "
          "it across the worlds exceeds this many standard errors (0: the best mean, plain PIMC)", step=0.25),
     real("race", 1.0, 0.0, 10.0, "options raced (0: off): from world `first` on, a card whose mean gain over the "
@@ -84,7 +87,7 @@ PARAMS = (
          "card the model would not is nearly ruled out; large: nearly uniform)", step=0.05),
     integer("pool", 4, 1, 64, "with `infer`: worlds drawn and weighed per world kept, the kept ones resampled "
             "from them (at most 4096 drawn); 1: every world drawn is played out and counts by its weight"),
-    integer("start", 5, 0, 24, "the first trick searched (0: the first trick); in the tricks before it, the rollout "
+    integer("start", 6, 0, 24, "the first trick searched (0: the first trick); in the tricks before it, the rollout "
             "policy's own card, at its cost"),
     integer("window", 0, 0, 64, "with `infer`: only the last this many cards the other seats played weigh a world "
             "(the history is still replayed, the model asked only on them); 0: every card"),
@@ -93,8 +96,9 @@ PARAMS = (
  SEARCH_WINDOW) = (position(PARAMS, name) for name in ("worlds", "margin", "race", "first", "infer", "tau", "pool",
                                                         "start", "window"))
 """The kernel's index of each parameter in the parameter vector, derived from the names."""
-DEFAULT_ROLLOUT = "strong"
-"""The rollout policy of ``search`` when none is given (a named preset or a heuristic spec)."""
+DEFAULT_ROLLOUT = "learned"
+"""The rollout policy of ``search`` when none is given (a named preset or a heuristic spec): the learned player of
+the default rules; under other rules the table's own (:func:`.registry.for_rules`)."""
 N_OWN = len(PARAMS)
 """The search's own parameters; then its rollout policy's family id and parameter vector."""
 

@@ -11,6 +11,10 @@ The arrays of a file (:func:`save` writes them, :func:`load` checks every one):
 - ``WX``, ``exchange_features`` (optional: a file of rules with a talon learned with the exchange):
   ``float64 (N_XD + 1, N_XO)``, the exchange model's weights, every one finite, and its feature set
   (:data:`.learned.EXCHANGE_FEATURES`; a file of another is refused);
+- ``WD``, ``declaration_features`` (optional: a file of rules with the espagnolette learned with the declaration):
+  ``float64 (N_DD + 1, N_DO)``, the declaration model's weights, every one finite (the ``win_all`` column zero
+  where the rules ask no goal), and its feature set (:data:`.learned.DECLARATION_FEATURES`); a file without them
+  keeps the ``avoid`` spec's declaration and goal;
 - ``rules``, ``rules_params``: the rule set the weights were learned under (JSON); a table of other rules refuses
   them (:func:`check_rules`);
 - ``command``, ``provenance``: how they were made (the command line; seeds, sizes, fit, as JSON).
@@ -28,7 +32,22 @@ from pathlib import Path
 
 import numpy as np
 
-from .learned import EXCHANGE_FEATURES, FEATURES, LAYOUT, N_D, N_EXCHANGE, N_O, N_XD, N_XO, N_XWEIGHTS
+from .learned import (
+    DECLARATION_FEATURES,
+    DO_WIN_ALL,
+    EXCHANGE_FEATURES,
+    FEATURES,
+    LAYOUT,
+    N_D,
+    N_DD,
+    N_DO,
+    N_DWEIGHTS,
+    N_EXCHANGE,
+    N_O,
+    N_XD,
+    N_XO,
+    N_XWEIGHTS,
+)
 
 FORMAT = "reversis_sim learned weights"
 SHIPPED_DIR = Path(__file__).with_name("weights_data")
@@ -45,7 +64,8 @@ class WeightsError(ValueError):
 @dataclass(frozen=True)
 class Weights:
     """A weights file, checked: where it is, ``W``, the exchange's ``avoid`` vector, what it records, and the
-    exchange model's weights ``WX`` (None: the ``avoid`` setting exchanges)."""
+    exchange model's weights ``WX`` (None: the ``avoid`` setting exchanges), and the declaration model's ``WD``
+    (None: the ``avoid`` setting declares)."""
 
     path: Path
     W: np.ndarray
@@ -56,6 +76,7 @@ class Weights:
     command: str
     provenance: dict
     WX: np.ndarray | None = None
+    WD: np.ndarray | None = None
 
 
 def resolve(name: str) -> Path:
@@ -121,6 +142,18 @@ def _read(path: Path) -> Weights:
         if not np.all(np.isfinite(WX)):
             raise WeightsError(f"{bad} holds {int(np.sum(~np.isfinite(WX)))} exchange weights that are not finite "
                                f"numbers (NaN or infinite); learn them again")
+    WD = None
+    if "WD" in arrays or "declaration_features" in arrays:
+        if str(arrays.get("declaration_features", "")) != DECLARATION_FEATURES:
+            raise WeightsError(f"{bad} carries a declaration model of another feature set than this reversis_sim "
+                               f"computes; learn the weights again with this version")
+        WD = np.asarray(arrays.get("WD", np.zeros(0)), dtype=np.float64)
+        if WD.shape != (N_DD + 1, N_DO):
+            raise WeightsError(f"{bad} holds declaration weights of shape {WD.shape}, not {(N_DD + 1, N_DO)}; "
+                               f"learn them again")
+        if not np.all(np.isfinite(WD)):
+            raise WeightsError(f"{bad} holds {int(np.sum(~np.isfinite(WD)))} declaration weights that are not "
+                               f"finite numbers (NaN or infinite); learn them again")
     from .registry import PolicySpecError, parse_spec  # the registry imports this module
 
     exchange = str(arrays["exchange"])
@@ -136,15 +169,19 @@ def _read(path: Path) -> Weights:
     except ValueError:
         raise WeightsError(f"{bad} records its rules or provenance in a form that cannot be read; learn it "
                            f"again") from None
+    if WD is not None and not rules_params.get("espagnolette_goal_choice") and np.any(WD[:, DO_WIN_ALL] != 0):
+        raise WeightsError(f"{bad} weighs the goal win_all in its declaration model, and its rules "
+                           f"{str(arrays['rules'])} ask the declarer no goal; learn the weights again")
     return Weights(path, W, exchange, spec.values(), str(arrays["rules"]), rules_params, str(arrays["command"]),
-                   provenance, WX)
+                   provenance, WX, WD)
 
 
 def vector(w: Weights) -> tuple[float, ...]:
     """The kernels' parameter vector of a learned seat (layout: :mod:`.learned`)."""
     x = (1.0,) + tuple(float(v) for v in w.WX.ravel()) if w.WX is not None else (0.0,) * (1 + N_XWEIGHTS)
+    d = (1.0,) + tuple(float(v) for v in w.WD.ravel()) if w.WD is not None else (0.0,) * (1 + N_DWEIGHTS)
     own = (float(LAYOUT), float(N_O), float(N_D)) + tuple(w.exchange_vector)
-    return own + tuple(float(v) for v in w.W.ravel()) + x
+    return own + tuple(float(v) for v in w.W.ravel()) + x + d
 
 
 def rules_differ(w: Weights, rules_params: dict) -> list[str]:
@@ -165,12 +202,14 @@ def check_rules(w: Weights, rules) -> None:
 
 
 def save(path: Path, W: np.ndarray, *, exchange: str, rules, command: str, provenance: dict,
-         WX: np.ndarray | None = None) -> None:
-    """Write a weights file (to a temporary name, then renamed: a file is whole or absent); ``WX``: the exchange
-    model's weights, if one was learned."""
+         WX: np.ndarray | None = None, WD: np.ndarray | None = None) -> None:
+    """Write a weights file (to a temporary name, then renamed: a file is whole or absent); ``WX``, ``WD``: the
+    exchange and declaration models' weights, if they were learned."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp.npz")
     extra = {} if WX is None else {"WX": np.asarray(WX, np.float64), "exchange_features": np.array(EXCHANGE_FEATURES)}
+    if WD is not None:
+        extra |= {"WD": np.asarray(WD, np.float64), "declaration_features": np.array(DECLARATION_FEATURES)}
     np.savez(tmp, **extra, format=np.array(FORMAT), layout=np.array(LAYOUT), features=np.array(FEATURES),
              W=np.asarray(W, np.float64), exchange=np.array(exchange), rules=np.array(rules.name),
              rules_params=np.array(json.dumps(rules.to_params(), sort_keys=True)), command=np.array(command),

@@ -79,7 +79,7 @@ class RunSpec:
         per_match = match_deals or rules.match_deals
         chunk_matches = default_chunk_matches(per_match) if chunk_matches is None else chunk_matches
         check_run_size(deals, per_match, chunk_matches)
-        specs = parse_seats([str(s) for s in seats], rules.n_seats)
+        specs = parse_seats([str(s) for s in seats], rules=rules)
         return cls(rules=rules.name, rules_params=rules.to_params(), seats=[str(s) for s in specs], seed=seed,
                    n_matches=-(-deals // per_match), match_deals=per_match, chunk_matches=chunk_matches,
                    deals=constraints.identity() if constraints is not None and constraints.constrained else None)

@@ -57,7 +57,7 @@ class PlayerReview:
     @property
     def table(self) -> list:
         """The seats' policies: the player in seat 0, its field in the others."""
-        return parse_seats([self.policy] + [self.field] * (self.rules.n_seats - 1), self.rules.n_seats)
+        return parse_seats([self.policy] + [self.field] * (self.rules.n_seats - 1), rules=self.rules)
 
     @property
     def n_chunks(self) -> int:

@@ -18,9 +18,9 @@ MARK_NAMES = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
 RATING_BANDS = ((1.5, "search-class"), (3.0, "expert"), (6.0, "advanced"), (float("inf"), "beginner"))
 """A player's rating by its error rate (fish lost per non-forced decision: the exchange, the declaration and the
 cards), each band's upper bound, spaced 1:2:4 as the marks are, and set in the gaps of the ladder of
-docs/review.md (parlett, a table of ``tuned``, the default 16 worlds of ``tuned`` rollouts): the searches below
-the first bound (4 worlds 1.32, 16 worlds lower), ``tuned`` and ``avoid`` with its ``bold`` and ``saver`` presets in
-the second (2.09-2.85), ``cautious``, ``hunter`` and ``tuned_modern`` in the third (3.27-4.94), ``random``,
+docs/review.md (parlett, a table of ``tuned``, the default 16 worlds of ``tuned`` rollouts): the searches,
+``learned`` and ``strong`` below the first bound (0.22-1.32), ``tuned`` and ``avoid`` with its ``bold`` and ``saver``
+presets in the second (2.09-2.85), ``cautious``, ``hunter`` and ``tuned_modern`` in the third (3.27-4.94), ``random``,
 ``tuned_serbian`` and ``lowest`` in the last (7.19-8.00)."""
 
 KINDS = {0: "exchange", 1: "declaration", 2: "lead", 3: "follow", 4: "discard"}

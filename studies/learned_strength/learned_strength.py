@@ -1,7 +1,8 @@
 """The learned player measured (docs/strength.md, "`learned`"): its gain over `strong` at a table of `strong`
 (duplicate, every seat in turn) on the seed that chose the shipped weights and on a seed that chose nothing; the
 speed of a table of four of it beside a table of `strong` (the kernel's core, one thread, in turns and rounds, the
-best round of each); and the search with it as its rollout policy beside the default search.
+best round of each); and the search with it as its rollout policy beside the search that was the default before
+0.3.0 (spelled out: `search` is the new one now).
 
     python studies/learned_strength/learned_strength.py               # about 10 minutes on a loaded 2-core machine
     python studies/learned_strength/learned_strength.py --only speed  # one part
@@ -25,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "learned" / "strength.json"
 EXPLORE_SEED, CONFIRM_SEED = 4302, 4303
 """The seed the shipped weights were chosen on (among the rounds of learning), and the seed that chose nothing."""
+PREVIOUS_SEARCH = "search:worlds=16,start=5,rollout=strong"
+"""The default search of 0.2.0, which the search rolling out with the learned player replaced in 0.3.0."""
 
 
 def gain(rules, cand, base, field, seed, deals):
@@ -41,7 +44,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=480_000, help="deals of a comparison (whole matches)")
     ap.add_argument("--search-deals", type=int, default=48_000, help="deals of the search's comparison")
     ap.add_argument("--search-spec", default="search:worlds=8,start=6,rollout={player}",
-                    help="the search setting compared with the default search ({player}: the learned player)")
+                    help="the search setting compared with the default search of 0.2.0 ({player}: the learned player)")
     ap.add_argument("--speed-deals", type=int, default=120_000, help="deals of a table per speed round")
     ap.add_argument("--rounds", type=int, default=5, help="speed rounds")
     a = ap.parse_args()
@@ -60,7 +63,7 @@ def main() -> None:
                            "threads": 1}
         print("speed", report["speed"], flush=True)
     if a.only in (None, "search"):
-        report["search"] = gain(rules, a.search_spec.format(player=a.player), "search", "strong", CONFIRM_SEED,
+        report["search"] = gain(rules, a.search_spec.format(player=a.player), PREVIOUS_SEARCH, "strong", CONFIRM_SEED,
                                 a.search_deals)
         print("search", report["search"], flush=True)
     report["seconds"] = round(time.time() - t0)

@@ -30,10 +30,10 @@ from reversis_sim.review.summary import summarize_review
 from reversis_sim.rules import PRESETS
 
 LADDER = ["random", "naive", "lowest", "avoid", "cautious", "hunter", "saver", "bold", "tuned", "tuned_modern",
-          "tuned_serbian", "strong", "search:worlds=4,race=0,first=4,start=0,rollout=tuned",
-          "search:worlds=16,race=0,first=4,start=0,rollout=tuned"]
-"""The players of the ladder: the baselines, the family's defaults, every named preset, strong, the search; the search
-as it was before 0.2.0, spelled out (docs/search.md)."""
+          "tuned_serbian", "strong", "learned", "search:worlds=4,race=0,first=4,start=0,rollout=tuned",
+          "search:worlds=16,race=0,first=4,start=0,rollout=tuned", "search:worlds=16,start=5,rollout=strong", "search"]
+"""The players of the ladder: the baselines, the family's defaults, every named preset, strong, learned, the search;
+the searches as they were before 0.2.0 and from 0.2.0 to 0.3.0, spelled out, then today's default (docs/search.md)."""
 
 
 def reviewed(rules, player: str, a, out: Path) -> dict:
@@ -41,8 +41,10 @@ def reviewed(rules, player: str, a, out: Path) -> dict:
     settings = review_settings(rules.n_seats, table, [0], a.worlds, a.rollout, 0)
     job = PlayerReview(rules, player, a.field, a.matches, a.seed, settings, chunk_matches=a.chunk_matches)
     folder = out / player.replace(":", "_").replace("=", "")
-    done = (folder / "manifest.json").exists()
-    run_review(job, folder, resume=done)
+    manifest = folder / "manifest.json"
+    done = manifest.exists()
+    if not done or len(json.loads(manifest.read_text())["chunks_done"]) < job.n_chunks:
+        run_review(job, folder, resume=done)  # a folder reviewed whole is read as it is (an older version's too)
     s = summarize_review(*read_review(folder))
     return {k: s[k] for k in ("error_rate", "ci_low", "ci_high", "decisions", "matches", "hindsight_loss")}
 
@@ -67,10 +69,14 @@ def main() -> None:
     players = a.players.split(";") if ";" in a.players else a.players.split(",")
     rows = []
     t0 = time.time()
+    before = _rows_before(out / "ladder.json", a)
     for p in players:
         r = {"player": p, **reviewed(rules, p, a, out)}
-        c = compare(rules, p, a.field, a.field, n_matches=a.compare_matches or a.matches, seed=a.compare_seed)
-        r |= {"gain": c.mean_difference, "gain_low": c.ci_low, "gain_high": c.ci_high, "gain_se": c.paired.se}
+        if p in before:  # its duplicate gain, measured on the same deals by an earlier run of these settings
+            r |= {k: before[p][k] for k in ("gain", "gain_low", "gain_high", "gain_se")}
+        else:
+            c = compare(rules, p, a.field, a.field, n_matches=a.compare_matches or a.matches, seed=a.compare_seed)
+            r |= {"gain": c.mean_difference, "gain_low": c.ci_low, "gain_high": c.ci_high, "gain_se": c.paired.se}
         rows.append(r)
         ci = f"[{r['ci_low']:.2f}, {r['ci_high']:.2f}]" if r["ci_low"] is not None else "(no interval)"
         print(f"{p:<18} error rate {r['error_rate']:6.2f} {ci}  duplicate gain "
@@ -93,6 +99,18 @@ def main() -> None:
     print(f"Spearman {rho.statistic:+.3f} (p {rho.pvalue:.2g}), Kendall {tau.statistic:+.3f}; of {len(pairs)} pairs "
           f"whose error rates differ significantly, {result['pairs_agreeing']} order the duplicate gains the same way")
     (out / "ladder.json").write_text(json.dumps(result, indent=2))
+
+
+def _rows_before(path: Path, a) -> dict[str, dict]:
+    """The rows of an earlier ladder in ``path`` measured with the same rules, field, seeds and sizes, by player
+    (a search named by its default then is not today's: those rows are left out)."""
+    if not path.exists():
+        return {}
+    old = json.loads(path.read_text())
+    same = ("rules", "field", "worlds", "rollout", "matches", "compare_matches", "seed", "compare_seed")
+    if any(old["settings"].get(k) != vars(a).get(k) for k in same):
+        return {}
+    return {r["player"]: r for r in old["rows"] if r["player"] != "search"}
 
 
 if __name__ == "__main__":

@@ -28,8 +28,13 @@ OUT = ROOT / "results" / "strong" / "strength_speed.json"
 ROUTES = {"random": "baseline", "naive": "baseline", "lowest": "baseline", "avoid": "hand-set heuristic",
           "cautious": "hand-set heuristic", "hunter": "hand-set heuristic", "saver": "hand-set heuristic",
           "bold": "hand-set heuristic", "tuned": "self-play tuned", "tuned_modern": "self-play tuned",
-          "tuned_serbian": "self-play tuned", "strong": "route (a): the review's finding"}
+          "tuned_serbian": "self-play tuned", "strong": "route (a): the review's finding",
+          "learned": "route (b): the review's values learned"}
 """How each player was made (the chart's colours); a search is a search."""
+SHORT = {"search": "search (0.3.0)", "search:worlds=16,start=5,rollout=strong": "search (0.2.0)",
+         "search:worlds=16,race=0,first=4,start=0,rollout=tuned": "search, 16 worlds (before 0.2.0)",
+         "search:worlds=4,race=0,first=4,start=0,rollout=tuned": "search, 4 worlds (before 0.2.0)"}
+"""The chart's names of the searches, each the default of a version or the one before (the JSON keeps their specs)."""
 
 
 def route(player: str) -> str:
@@ -60,7 +65,8 @@ def main() -> None:
                f"{ladder['settings']['compare_matches'] * rules.match_deals:,} deals, seed "
                f"{ladder['settings']['compare_seed']} · speed: a table of four of the player, kernel core, one thread, "
                f"best of {args.rounds} rounds")
-    fig = strength_speed(pl.DataFrame(out), baseline=ladder["settings"]["field"], caption=caption)
+    shown = [{**r, "player": SHORT.get(r["player"], r["player"])} for r in out]
+    fig = strength_speed(pl.DataFrame(shown), baseline=ladder["settings"]["field"], caption=caption)
     fig.savefig(OUT.with_suffix(".png"), dpi=110)
     print(f"wrote {OUT} and {OUT.with_suffix('.png')}")
 
