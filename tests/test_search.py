@@ -301,8 +301,8 @@ def test_a_search_spec_carries_its_rollout_policy():
     assert str(parse_spec("search:rollout=tuned")) != "search"  # and the one before 0.2.0
     assert parse_spec("search:rollout=cautious").rollout == parse_spec("cautious")
     values = spec.values()
-    assert values[:search.N_OWN] == (24, 1.0, 1.0, 2, 0, 1.0, 4, 6)  # worlds, margin, race, first, infer
-    # (none), tau, pool, start
+    assert values[:search.N_OWN] == (24, 1.0, 1.0, 2, 0, 1.0, 4, 6, 0)  # worlds, margin, race, first, infer
+    # (none), tau, pool, start, window
     k = search.N_OWN
     assert values[k] == parse_spec("avoid").family_id and values[k + 1:] == spec.rollout.values()
 
@@ -315,7 +315,7 @@ def test_a_search_spec_carries_its_rollout_policy():
     ("search:rollout=(avoid:take=x)", "its rollout policy is not valid"),
     ("search:rollout=(avoid", "a '(' without its ')'"),
     ("search:depth=3", "search has no parameter 'depth' (parameters: worlds, margin, race, first, infer, tau, pool, "
-                       "start, rollout)"),
+                       "start, window, rollout)"),
     ("search:margin=-1", "margin=-1 is out of range [0, 10]"),
     ("search:infer=table", "infer='table' is not one of none, rollout"),
     ("search:infer=2", "infer=2 is not one of none, rollout"),
@@ -324,6 +324,7 @@ def test_a_search_spec_carries_its_rollout_policy():
     ("search:infer=rollout,rollout=(search:infer=rollout)", "a search cannot roll out with a search"),
     ("search:tau=2", "tau acts only with infer=rollout; add it, or leave it out"),
     ("search:pool=2,tau=3", "tau and pool act only with infer=rollout"),
+    ("search:window=3", "window acts only with infer=rollout"),
     ("search:infer=rollout,rollout=random", "infer=rollout needs a rollout policy that plays by rule"),
 ])
 def test_bad_search_specs_are_refused_in_one_sentence(text, message):
@@ -335,8 +336,9 @@ def test_bad_search_specs_are_refused_in_one_sentence(text, message):
 @pytest.mark.parametrize("preset", ["parlett", "modern", "serbian", "modern_five", "parlett_simple"])
 def test_the_engines_agree_on_search_seats(preset):
     rules = PRESETS[preset]
-    seats = ["search", "tuned", "search:worlds=2,rollout=avoid,infer=rollout,tau=0.5,start=0",  # the default; a
-             "random", "search:worlds=3,race=0,infer=rollout,pool=1,start=0"][:rules.n_seats]  # search from trick 0
+    seats = ["search", "tuned",  # the default; searches from trick 0, weighed by the last 5 cards or every card
+             "search:worlds=2,rollout=avoid,infer=rollout,tau=0.5,start=0,window=5",
+             "random", "search:worlds=3,race=0,infer=rollout,pool=1,start=0"][:rules.n_seats]
     a = get_engine("numba").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     b = get_engine("reference").columns(rules, seats, seed=5, first_match=0, n_matches=2, match_deals=3)
     a, b = a.arrays(), b.arrays()
@@ -448,6 +450,34 @@ def test_a_play_that_shows_a_holding_moves_the_weight_the_right_way():
     u, g = np.mean(uniform), np.mean(weighted)
     assert u > 0.2, u  # the event is common among uniform worlds: the test can see the weight move
     assert g < u / 4, (u, g)
+
+
+def test_a_window_weighs_only_the_last_cards_the_others_played():
+    """``window=K`` asks the model on the others' last K cards only: the same worlds are drawn; a window as long as
+    the deal weighs them as no window does; a short one leaves out terms that are each at most 0 (a log-probability),
+    so its log-weight is at least the whole history's, equal to it while the others have played at most K cards and
+    above it for some world later in the deal."""
+    rules = PRESETS["modern"]
+    spies = [_Spy("lowest") for _ in range(rules.n_seats)]
+    reference.play_deal_outcome(rules, spies, seed=31, deal=0, dealer=0)
+    whole, long, short = (make_policy(f"search:infer=rollout,tau=0.25,rollout=lowest{w}")
+                          for w in ("", ",window=64", ",window=3"))
+    later = 0
+    for spy in spies:
+        for view, legal in zip(spy.views, spy.legal):
+            worlds, logw = whole.pool_worlds(view, legal, 32)
+            worlds_long, logw_long = long.pool_worlds(view, legal, 32)
+            worlds_short, logw_short = short.pool_worlds(view, legal, 32)
+            np.testing.assert_array_equal(worlds, worlds_long)
+            np.testing.assert_array_equal(worlds, worlds_short)
+            np.testing.assert_array_equal(logw, logw_long)
+            others = sum(len(t.cards) - 1 for t in view.tricks) + len(view.current)  # the seat plays now
+            if others <= 3:
+                np.testing.assert_array_equal(logw, logw_short)
+            else:
+                assert (logw_short >= logw).all()
+                later += bool((logw_short > logw).any())
+    assert later >= 10, later
 
 
 def test_weighted_statistics_are_the_plain_ones_with_unit_weights_and_follow_the_weights():

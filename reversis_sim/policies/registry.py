@@ -202,10 +202,10 @@ def _check_weights(text: str, name: str) -> None:
 
 
 def _check_inference(text: str, fam: Family, values: dict[str, float], rollout: PolicySpec) -> None:
-    """A search's inference settings make sense together: ``tau`` and ``pool`` act only with ``infer``,
+    """A search's inference settings make sense together: ``tau``, ``pool`` and ``window`` act only with ``infer``,
     and the model must be a policy whose card is a model of play (not one drawn at random)."""
     if values["infer"] == 0:
-        idle = [p.name for p in fam.params if p.name in ("tau", "pool") and values[p.name] != p.default]
+        idle = [p.name for p in fam.params if p.name in ("tau", "pool", "window") and values[p.name] != p.default]
         if idle:
             one = len(idle) == 1
             raise PolicySpecError(f"policy {text!r}: {' and '.join(idle)} {'acts' if one else 'act'} only with "

@@ -39,7 +39,9 @@ are resampled from them in proportion to their weights (systematic resampling; a
 out again, its rollouts being deterministic). With ``pool=1`` nothing is resampled: the ``worlds`` worlds drawn are
 all played out and each counts by its weight (self-normalised importance sampling: weighted means, standard errors
 on the effective number of worlds). A world in which a card played was not legal would weigh nothing (none is
-drawn: the sampler honours the first lead's heart rule too).
+drawn: the sampler honours the first lead's heart rule too). With ``window`` = K > 0, only the last K cards the other
+seats played weigh a world (the history before them is replayed, the model not asked on it): the weight then costs
+at most K model calls, not one per card of the history.
 
 Searched from a trick on (``start`` = T > 0): in the tricks before T, the seat plays the rollout policy's
 own card at the policy's cost. The first tricks' rollouts are the longest, so they hold most of the cost (measured
@@ -55,7 +57,7 @@ exploring seed, measured on a fresh one). A folder written before 0.3.0 (or 0.2.
 ever but not continued (:data:`.registry.CHANGED_DEFAULTS`).
 
 The parameter vector (what the kernels carry per seat): ``worlds``, ``margin``, ``race``, ``first``, ``infer``,
-``tau``, ``pool``, ``start``, then the rollout policy's family id, then its parameters
+``tau``, ``pool``, ``start``, ``window``, then the rollout policy's family id, then its parameters
 (:func:`reversis_sim.search.rollout_nb.rollout_family`; the parameters from ``N_OWN + 1`` on).
 """
 
@@ -87,9 +89,12 @@ PARAMS = (
             "from them (at most 4096 drawn); 1: every world drawn is played out and counts by its weight"),
     integer("start", 6, 0, 24, "the first trick searched (0: the first trick); in the tricks before it, the rollout "
             "policy's own card, at its cost"),
+    integer("window", 0, 0, 64, "with `infer`: only the last this many cards the other seats played weigh a world "
+            "(the history is still replayed, the model asked only on them); 0: every card"),
 )
-SEARCH_WORLDS, SEARCH_MARGIN, SEARCH_RACE, SEARCH_FIRST, SEARCH_INFER, SEARCH_TAU, SEARCH_POOL, SEARCH_START = (
-    position(PARAMS, name) for name in ("worlds", "margin", "race", "first", "infer", "tau", "pool", "start"))
+(SEARCH_WORLDS, SEARCH_MARGIN, SEARCH_RACE, SEARCH_FIRST, SEARCH_INFER, SEARCH_TAU, SEARCH_POOL, SEARCH_START,
+ SEARCH_WINDOW) = (position(PARAMS, name) for name in ("worlds", "margin", "race", "first", "infer", "tau", "pool",
+                                                        "start", "window"))
 """The kernel's index of each parameter in the parameter vector, derived from the names."""
 DEFAULT_ROLLOUT = "learned"
 """The rollout policy of ``search`` when none is given (a named preset or a heuristic spec): the learned player of

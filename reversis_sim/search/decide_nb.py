@@ -43,6 +43,7 @@ from ..policies.search import (
     SEARCH_RACE,
     SEARCH_START,
     SEARCH_TAU,
+    SEARCH_WINDOW,
     SEARCH_WORLDS,
 )
 from . import worlds as W
@@ -69,9 +70,10 @@ _ZERO = np.uint64(0)
 
 
 @njit_nrt_free
-def weigh(P, n, tables, view, tricks, key, n_pool, inv_tau, ws):
+def weigh(P, n, tables, view, tricks, key, n_pool, inv_tau, window, ws):
     """Draw ``n_pool`` worlds of the decision of ``view`` (uniformly, :func:`draw_world`, the first draws of stream
-    ``key``) into ``ws.pool`` and their log-likelihoods (:func:`.inference_nb.loglik`) into ``ws.weight``. Returns
+    ``key``) into ``ws.pool`` and their log-likelihoods (:func:`.inference_nb.loglik`, of the last ``window`` cards
+    the others played, 0: all) into ``ws.weight``. Returns
     (how many were drawn, the next draw index)."""
     seat, hand = view[V_SEAT], mask(view, V_HAND)
     unseen, nh, decl, decl_played = holders(P, n, view, tricks, ws)
@@ -83,7 +85,7 @@ def weigh(P, n, tables, view, tricks, key, n_pool, inv_tau, ws):
             return i, index
         for s in range(MAX_SEATS):
             ws.pool[i, s] = world[s]
-        ws.weight[i] = loglik(P, n, tables, view, world, tricks, inv_tau, ws)
+        ws.weight[i] = loglik(P, n, tables, view, world, tricks, inv_tau, window, ws)
     return n_pool, index
 
 
@@ -95,7 +97,8 @@ def pool_worlds(params, draws, view, tables, P, n, tricks, ws, out, logw):
     trick_index, n_cur = view[V_TRICK], view[V_N_CUR]
     rollout_seats(params, draws, view, n, ws)
     key = extend(extend(draws[PLAY + trick_index], n_cur), _SALT)
-    got, _ = weigh(P, n, tables, view, tricks, key, min(out.shape[0], MAX_POOL), 1.0 / params[SEARCH_TAU], ws)
+    got, _ = weigh(P, n, tables, view, tricks, key, min(out.shape[0], MAX_POOL), 1.0 / params[SEARCH_TAU],
+                   np.int64(params[SEARCH_WINDOW]), ws)
     for i in range(got):
         for s in range(MAX_SEATS):
             out[i, s] = ws.pool[i, s]
@@ -246,7 +249,7 @@ def decide(params, draws, view, tables, P, n, tricks, ws, play_from):
     weighted = params[SEARCH_INFER] > 0.0 and params[SEARCH_POOL] <= 1.0
     if params[SEARCH_INFER] > 0.0:  # inference: weigh a larger draw, then resample (systematic: one uniform, steps)
         n_pool, index = weigh(P, n, tables, view, tricks, key, min(wanted * np.int64(params[SEARCH_POOL]), MAX_POOL),
-                              1.0 / params[SEARCH_TAU], ws)
+                              1.0 / params[SEARCH_TAU], np.int64(params[SEARCH_WINDOW]), ws)
         if weighted:
             if n_pool == 0 or not relative(n_pool, ws):
                 return own

@@ -19,12 +19,14 @@ from ..kernel.view import (
     V_DECLARER,
     V_DOUBLE_ANTE,
     V_GOAL,
+    V_HAND,
     V_LEADER,
     V_N_CUR,
     V_POOL_BEFORE,
     V_SEAT,
     V_STREAK,
     V_TRICK,
+    mask,
     seat_plays,
     start_view,
 )
@@ -34,12 +36,14 @@ _ZERO = np.uint64(0)
 
 
 @njit_nrt_free
-def loglik(P, n, tables, view, lead, tricks, inv_tau, ws):
+def loglik(P, n, tables, view, lead, tricks, inv_tau, window, ws):
     """The log-likelihood of the cards the other seats have played so far in the deal of ``view``, were their hands
     at the first lead those of ``lead``, under the rollout seats of ``ws`` (:func:`.decide_nb.rollout_seats`)
     softened by ``1 / inv_tau``: of L legal cards, the model's card has probability e^(1/tau) / (e^(1/tau) + L - 1),
     each other one 1 / (e^(1/tau) + L - 1); a single legal card says nothing. -inf where a card played was not
     legal in that world (a guard: the sampler honours every rule of the history, the first lead's heart rule too).
+    With ``window`` > 0, only the last ``window`` cards the other seats played count (the earlier ones are replayed
+    for the hands and the cards seen, the model not asked): the weight's cost grows with the window, not the history.
 
     The history is replayed card by card as the kernel's trick loop plays it (:mod:`reversis_sim.policies.deal_nb`),
     each other seat asked on the view it had then (the deal's facts, the trick so far, the reversis streak, the
@@ -48,6 +52,9 @@ def loglik(P, n, tables, view, lead, tricks, inv_tau, ws):
     the replay stops at the decision."""
     seat, dealer, declarer = view[V_SEAT], view[V_DEALER], view[V_DECLARER]
     n_hist = view[V_TRICK] * N_ACTIVE + view[V_N_CUR]
+    n_others = n_hist - count(lead[seat] & ~mask(view, V_HAND))  # the history less the seat's own cards
+    skip = n_others - window if window > 0 else 0  # the others' cards replayed, not weighed
+    j = 0
     v, hands, known = ws.deal.seat_view, ws.deal.hands, ws.deal.known
     start_view(v, dealer, n, n == MAX_SEATS, P[P_HAND_SIZE], np.uint64(P[P_DECK_MASK]), view[V_POOL_BEFORE],
                view[V_DOUBLE_ANTE])
@@ -78,10 +85,12 @@ def loglik(P, n, tables, view, lead, tricks, inv_tau, ws):
             if (legal & bit(card)) == _ZERO:
                 return -np.inf
             n_legal = count(legal)
-            if s != seat and n_legal > 1:
-                seat_plays(v, s, hand, legal, seen, known[s], k)
-                model = dispatch.play(ws.seats.family[s], ws.seats.params[s], ws.deal.draws[s], v, tables)
-                total += (inv_tau if model == card else 0.0) - np.log(e + n_legal - 1)
+            if s != seat:
+                if n_legal > 1 and j >= skip:
+                    seat_plays(v, s, hand, legal, seen, known[s], k)
+                    model = dispatch.play(ws.seats.family[s], ws.seats.params[s], ws.deal.draws[s], v, tables)
+                    total += (inv_tau if model == card else 0.0) - np.log(e + n_legal - 1)
+                j += 1
             hands[H_NOW, s] = hand & ~bit(card)
             seen |= bit(card)
             v[V_CUR + k] = card
