@@ -124,36 +124,10 @@ def _read(path: Path) -> Weights:
     if str(arrays["features"]) != FEATURES:
         raise WeightsError(f"{bad} was learned on another feature set than this reversis_sim computes; learn the "
                            f"weights again with this version")
-    W = np.asarray(arrays["W"], dtype=np.float64)
-    if W.shape != (N_D + 1, N_O):
-        raise WeightsError(f"{bad} holds weights of shape {W.shape}, not {(N_D + 1, N_O)}; learn them again")
-    if not np.all(np.isfinite(W)):
-        raise WeightsError(f"{bad} holds {int(np.sum(~np.isfinite(W)))} weights that are not finite numbers (NaN "
-                           f"or infinite); learn them again")
-    WX = None
-    if "WX" in arrays or "exchange_features" in arrays:
-        if str(arrays.get("exchange_features", "")) != EXCHANGE_FEATURES:
-            raise WeightsError(f"{bad} carries an exchange model of another feature set than this reversis_sim "
-                               f"computes; learn the weights again with this version")
-        WX = np.asarray(arrays.get("WX", np.zeros(0)), dtype=np.float64)
-        if WX.shape != (N_XD + 1, N_XO):
-            raise WeightsError(f"{bad} holds exchange weights of shape {WX.shape}, not {(N_XD + 1, N_XO)}; learn "
-                               f"them again")
-        if not np.all(np.isfinite(WX)):
-            raise WeightsError(f"{bad} holds {int(np.sum(~np.isfinite(WX)))} exchange weights that are not finite "
-                               f"numbers (NaN or infinite); learn them again")
-    WD = None
-    if "WD" in arrays or "declaration_features" in arrays:
-        if str(arrays.get("declaration_features", "")) != DECLARATION_FEATURES:
-            raise WeightsError(f"{bad} carries a declaration model of another feature set than this reversis_sim "
-                               f"computes; learn the weights again with this version")
-        WD = np.asarray(arrays.get("WD", np.zeros(0)), dtype=np.float64)
-        if WD.shape != (N_DD + 1, N_DO):
-            raise WeightsError(f"{bad} holds declaration weights of shape {WD.shape}, not {(N_DD + 1, N_DO)}; "
-                               f"learn them again")
-        if not np.all(np.isfinite(WD)):
-            raise WeightsError(f"{bad} holds {int(np.sum(~np.isfinite(WD)))} declaration weights that are not "
-                               f"finite numbers (NaN or infinite); learn them again")
+    W = _model(bad, arrays, "W", (N_D + 1, N_O), "")
+    WX = _optional_model(bad, arrays, "WX", "exchange_features", EXCHANGE_FEATURES, (N_XD + 1, N_XO), "an exchange")
+    WD = _optional_model(bad, arrays, "WD", "declaration_features", DECLARATION_FEATURES, (N_DD + 1, N_DO),
+                         "a declaration")
     from .registry import PolicySpecError, parse_spec  # the registry imports this module
 
     exchange = str(arrays["exchange"])
@@ -174,6 +148,31 @@ def _read(path: Path) -> Weights:
                            f"{str(arrays['rules'])} ask the declarer no goal; learn the weights again")
     return Weights(path, W, exchange, spec.values(), str(arrays["rules"]), rules_params, str(arrays["command"]),
                    provenance, WX, WD)
+
+
+def _model(bad: str, arrays: dict, key: str, shape: tuple[int, int], what: str) -> np.ndarray:
+    """The weights ``arrays[key]`` of a model (``what``: its name before "weights", "" for the card model),
+    refused unless of ``shape`` and every one finite."""
+    M = np.asarray(arrays.get(key, np.zeros(0)), dtype=np.float64)
+    name = f"{what} weights" if what else "weights"
+    if M.shape != shape:
+        raise WeightsError(f"{bad} holds {name} of shape {M.shape}, not {shape}; learn them again")
+    if not np.all(np.isfinite(M)):
+        raise WeightsError(f"{bad} holds {int(np.sum(~np.isfinite(M)))} {name} that are not finite numbers (NaN or "
+                           f"infinite); learn them again")
+    return M
+
+
+def _optional_model(bad: str, arrays: dict, key: str, features_key: str, features: str, shape: tuple[int, int],
+                    model: str) -> np.ndarray | None:
+    """An optional model's weights (``model``: "an exchange", "a declaration"): None where the file carries none,
+    refused where its feature set is not the one this version computes (:func:`_model` checks the rest)."""
+    if key not in arrays and features_key not in arrays:
+        return None
+    if str(arrays.get(features_key, "")) != features:
+        raise WeightsError(f"{bad} carries {model} model of another feature set than this reversis_sim computes; "
+                           f"learn the weights again with this version")
+    return _model(bad, arrays, key, shape, model.split(" ", 1)[1])
 
 
 def vector(w: Weights) -> tuple[float, ...]:
