@@ -16,7 +16,7 @@ from .. import cards as C
 from ..kernel.bits import ONE, bit, count, lowest, suit_mask
 from ..kernel.compiled import T_STRENGTH, compile_rules
 from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
-from ..kernel.tricks import eldest_of
+from ..kernel.tricks import ACES_MASK, eldest_of
 from ..kernel.view import V_DEALER, V_HAND, V_N_SEATS, V_POOL_BEFORE, V_SEAT, mask
 from .learned import (
     AT_DWEIGHTS,
@@ -39,8 +39,6 @@ from .learned import (
 )
 from .view import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 
-_ACES = bit(C.make(C.RANK_ACE, 0)) | bit(C.make(C.RANK_ACE, 1)) | bit(C.make(C.RANK_ACE, 2)) | bit(
-    C.make(C.RANK_ACE, 3))
 _KINGS = bit(C.make(C.RANK_KING, 0)) | bit(C.make(C.RANK_KING, 1)) | bit(C.make(C.RANK_KING, 2)) | bit(
     C.make(C.RANK_KING, 3))
 LOW = 3
@@ -71,7 +69,7 @@ def declaration_facts(view, tables, d):
             voids += 1
         elif n <= 2:
             short += 1
-    d[DD_ACES] = count(hand & _ACES) * _QUARTER
+    d[DD_ACES] = count(hand & ACES_MASK) * _QUARTER
     d[DD_HOLD_QUINOLA] = 1.0 if hand & bit(C.QUINOLA) else 0.0
     d[DD_HIGH_CARDS] = high * _ELEVENTH
     d[DD_KINGS] = count(hand & _KINGS) * _QUARTER

@@ -14,11 +14,10 @@ from .. import cards as C
 from ..kernel.bits import ONE, bit, count, lowest, suit_mask
 from ..kernel.compiled import T_ABOVE, T_STRENGTH, T_TRICK_POINTS, compile_rules
 from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.tricks import ACES_MASK
 from ..kernel.view import V_HAND, V_IS_DEALER, V_MUST_DISCARD, mask
 from .learned import AT_XWEIGHTS, EXCHANGE_DECISION_FACTS, EXCHANGE_OPTION_FACTS, N_XD, N_XO
 
-_ACES = bit(C.make(C.RANK_ACE, 0)) | bit(C.make(C.RANK_ACE, 1)) | bit(C.make(C.RANK_ACE, 2)) | bit(
-    C.make(C.RANK_ACE, 3))
 _ELEVENTH, _TWELFTH, _QUARTER, _TWENTIETH = 1 / 11, 1 / 12, 1 / 4, 1 / 20
 """The scales of the facts, as factors (as in :mod:`.learned_nb`)."""
 
@@ -62,7 +61,7 @@ def exchange_decision_facts(view, tables, d):
             high += 1
     d[XD_DEALER] = 1.0 if view[V_IS_DEALER] else 0.0
     d[XD_MUST] = 1.0 if view[V_MUST_DISCARD] else 0.0
-    d[XD_ACES] = count(hand & _ACES) * _QUARTER
+    d[XD_ACES] = count(hand & ACES_MASK) * _QUARTER
     d[XD_HOLD_QUINOLA] = 1.0 if hand & bit(C.QUINOLA) else 0.0
     d[XD_HEARTS] = count(hand & suit_mask(C.HEARTS)) * _ELEVENTH
     d[XD_LOW_HEARTS] = count(hand & _LOW_HEARTS) * _ELEVENTH

@@ -24,6 +24,7 @@ from .. import cards as C
 from ..kernel.bits import ONE, bit, count, lowest, suit_mask
 from ..kernel.compiled import T_ABOVE, T_STRENGTH, T_TRICK_POINTS, compile_rules
 from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
+from ..kernel.tricks import ACES_MASK
 from ..kernel.view import (
     V_CUR,
     V_DEALER,
@@ -103,10 +104,6 @@ from .learned_declaration_nb import choice as declaration_choice
 from .learned_exchange_nb import choose
 from .view import DECLARE_PASS, DECLARE_WIN_ALL
 
-_ACES = bit(C.make(C.RANK_ACE, 0)) | bit(C.make(C.RANK_ACE, 1)) | bit(C.make(C.RANK_ACE, 2)) | bit(
-    C.make(C.RANK_ACE, 3))
-
-
 _ELEVENTH, _TWELFTH, _TENTH, _QUARTER, _HUNDREDTH = 1 / 11, 1 / 12, 1 / 10, 1 / 4, 1 / 100
 """The scales of the facts, as factors (without fastmath a division stays a division, several times slower)."""
 
@@ -170,7 +167,7 @@ def decision_facts(view, tables, d):
     d[D_LEADER_OPPOSITE] = 1.0 if (not lead) and view[V_LEADER] == opposite else 0.0
     d[D_WINNER_OPPOSITE] = 1.0 if winner_opp else 0.0
     d[D_POOL] = view[V_POOL_BEFORE] * _HUNDREDTH
-    d[D_ACES_UNSEEN] = count(unseen & _ACES) * _QUARTER
+    d[D_ACES_UNSEEN] = count(unseen & ACES_MASK) * _QUARTER
     d[D_BEST_IN_TRICK] = best_s * _TWELFTH
     d[D_LEGAL_CARDS] = count(legal) * _ELEVENTH
     d[D_LAST_TO_PLAY] = 1.0 if n_cur == n_seats - 1 - (1 if view[V_SIT_OUT] != 0 else 0) else 0.0
