@@ -84,3 +84,30 @@ def rows_of_uninterrupted(tmp_path):
     ref = tmp_path / "uninterrupted"
     subprocess.run(simulate(ref), check=True, capture_output=True)
     return rows(ref)
+
+
+def test_a_ctrl_c_that_numba_reports_as_a_type_error_is_a_ctrl_c():
+    """numba unboxes a function passed to a kernel by unpickling its signature in Python; a Ctrl-C that lands there
+    is lost, and numba raises a TypeError for the call it then makes without it (seen once in the Ctrl-C test
+    above: exit status 1 and that traceback instead of 130). The kernels' one call site raises it as the
+    KeyboardInterrupt it was, and lets every other TypeError through."""
+    from reversis_sim.kernel import units
+
+    def kernel(x):
+        return x
+
+    def raising(message):
+        def entry(x):
+            raise TypeError(message)
+        return entry
+
+    key = (kernel, (int,))
+    try:
+        units._ENTRIES[key] = raising(units.LOST_INTERRUPT)
+        with pytest.raises(KeyboardInterrupt):
+            units.call(kernel, 1)
+        units._ENTRIES[key] = raising("some other mistake")
+        with pytest.raises(TypeError, match="some other mistake"):
+            units.call(kernel, 1)
+    finally:
+        units._ENTRIES.pop(key, None)

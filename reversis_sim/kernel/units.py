@@ -166,4 +166,15 @@ def call(kernel, *args):
         sig = tuple(typeof(a) for a in args)
         kernel.compile(sig)
         entry = _ENTRIES[key] = kernel.overloads[sig].entry_point
-    return entry(*args)
+    try:
+        return entry(*args)
+    except TypeError as e:
+        if LOST_INTERRUPT in str(e):
+            raise KeyboardInterrupt from None
+        raise
+
+
+LOST_INTERRUPT = "_get_wrapper_address() missing 1 required positional argument: 'sig'"
+"""What numba raises for a Ctrl-C that lands while it unboxes a function passed as an argument: it unpickles the
+function's signature in Python, the interrupt leaves it nothing, and the call it then makes lacks that argument.
+:func:`call` raises it as the KeyboardInterrupt it was (the command stops with its sentence and exit status 130)."""
