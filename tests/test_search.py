@@ -284,7 +284,7 @@ def test_the_default_search_rolls_out_with_the_rules_own_learned_player_or_stron
     assert parse_spec(recorded) == bound("search", "modern") and "learned" in recorded
     for name in registry.LEARNED_PLAYERS:  # each shipped learned player fits the rules it is chosen for
         spec = parse_spec(name)
-        fits = [r for r in PRESETS if registry.default_rollout(get_preset(r)) == name]
+        fits = [r for r in PRESETS if registry.search_rollout(get_preset(r)) == name]
         assert fits, name
         for r in fits:
             weights.check_rules(weights.load(spec.weights), get_preset(r))

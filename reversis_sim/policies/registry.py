@@ -271,7 +271,7 @@ STRONGEST_BY_SCORING = {"penalty": "strong_modern", "bank": "strong_serbian"}
 """The strongest heuristic of a rule family other than parlett's (``strong``), by its scoring."""
 
 
-def default_rollout(rules) -> str:
+def search_rollout(rules) -> str:
     """The rollout policy of a search left on its default under ``rules``: the shipped learned player learned
     under these rules (the rule parameters that do not change the play aside), else the family's strongest
     heuristic (``strong``, ``strong_modern`` for the modern family, ``strong_serbian``): learned weights are
@@ -287,12 +287,12 @@ def default_rollout(rules) -> str:
 
 def for_rules(spec: PolicySpec, rules) -> PolicySpec:
     """``spec`` as it plays under ``rules``: a search left on its default rollout (``learned``, learned under
-    ``parlett``) rolls out with :func:`default_rollout` where that differs, and its text then names it
+    ``parlett``) rolls out with :func:`search_rollout` where that differs, and its text then names it
     (``search:rollout=strong_modern`` is what a folder records); every other spec unchanged."""
     fam = FAMILIES[spec.family]
     if not fam.searches or spec.rollout != parse_spec(fam.rollout):
         return spec
-    name = default_rollout(rules)
+    name = search_rollout(rules)
     return spec if parse_spec(name) == spec.rollout else replace(spec, rollout=parse_spec(name))
 
 

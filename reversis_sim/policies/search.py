@@ -51,7 +51,7 @@ The default (since 0.3.0): 8 worlds, raced from the second world (``race=1,first
 trick (``start=6``), with the learned player of the table's rules as the rollout policy (whose exchange and
 declaration it plays): ``learned`` under ``parlett``, ``learned_modern`` and ``learned_serbian`` under theirs, and
 under rules no shipped weights were learned for, the family's strongest heuristic (``strong``, ``strong_modern``,
-``strong_serbian``: :func:`.registry.default_rollout`). Under ``parlett`` it beats the default it replaced,
+``strong_serbian``: :func:`.registry.search_rollout`). Under ``parlett`` it beats the default it replaced,
 ``search:worlds=16,start=5,rollout=strong``, by more than 5 fish a deal at less cost (docs/search.md: chosen on the
 exploring seed, measured on a fresh one). A folder written before 0.3.0 (or 0.2.0) with a ``search`` seat is read as
 ever but not continued (:data:`.registry.CHANGED_DEFAULTS`).
