@@ -115,6 +115,7 @@ def test_weights_of_other_rules_are_refused_at_the_table(tmp_path):
     r = CliRunner().invoke(main, ["simulate", "--rules", "parlett", "--seat", f"learned:weights={path}",
                                   "--deals", "24", "--out", str(out)])
     assert r.exit_code == 2 and "learned under the rules modern" in r.output, r.output
+    assert "or play `learned`, shipped with weights learned under parlett" in " ".join(r.output.split())
     assert not out.exists()
     r = CliRunner().invoke(main, ["simulate", "--rules", "modern", "--seat", f"learned:weights={path}",
                                   "--deals", "24", "--out", str(out), "--quiet"])

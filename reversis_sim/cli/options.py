@@ -111,8 +111,10 @@ def seats_of(rules, specs):
 
 
 def check_learned(rules, seats) -> None:
-    """Refuse a learned seat whose weights were learned under other rules (:class:`PolicySpecError`)."""
+    """Refuse a learned seat whose weights were learned under other rules (:class:`PolicySpecError`), naming the
+    shipped learned player of the table's rules where there is one."""
     from ..policies import weights
+    from ..policies.registry import LEARNED_PLAYERS, search_rollout
 
     for s in seats:
         for spec in (s, s.rollout):
@@ -120,7 +122,10 @@ def check_learned(rules, seats) -> None:
                 try:
                     weights.check_rules(weights.load(spec.weights), rules)
                 except weights.WeightsError as e:
-                    raise PolicySpecError(str(e)) from None
+                    own = search_rollout(rules)
+                    shipped = (f"; or play `{own}`, shipped with weights learned under {rules.name}"
+                               if own in LEARNED_PLAYERS else "")
+                    raise PolicySpecError(f"{e}{shipped}") from None
 
 
 REFUSALS = (ValueError, RulesError, PolicySpecError, RunError)
