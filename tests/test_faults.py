@@ -122,8 +122,8 @@ def test_a_truncated_part_is_refused_and_a_lost_manifest_is_rebuilt_by_resume(un
 
 
 def _simulate(out, *extra):
-    return [sys.executable, "-m", "reversis_sim", "simulate", "--deals", "240000", "--seed", "1", "--chunk-matches",
-            "200", "--quiet", "--no-figures", "--out", str(out), *extra]
+    return [sys.executable, "-m", "reversis_sim", "simulate", "--deals", "96000", "--seed", "1", "--chunk-matches",
+            "80", "--quiet", "--no-figures", "--out", str(out), *extra]
 
 
 @pytest.mark.slow
@@ -154,6 +154,7 @@ def test_a_second_writer_is_refused_while_the_first_runs_and_a_killed_writer_lea
         time.sleep(0.005)
     killed.kill()
     killed.wait()
+    assert killed.returncode == -signal.SIGKILL, "the run finished before the kill: the test's run is too short"
     again = subprocess.run(_simulate(out, "--force", "--seed", "5"), capture_output=True, text=True)
     assert again.returncode == 0, again.stderr  # the kernel released the dead writer's lock
 

@@ -11,6 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "architecture.md"
 
@@ -81,6 +83,7 @@ BUILD = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.slow
 def test_a_new_family_built_from_the_recipe_passes_the_architecture_and_agreement_checks(tmp_path):
     copy = tmp_path / "house"
     shutil.copytree(ROOT / "reversis_sim", copy / "reversis_sim", ignore=shutil.ignore_patterns("__pycache__"))

@@ -16,7 +16,7 @@ from .. import cards as C
 from ..kernel.bits import ONE, bit, count, lowest, suit_mask
 from ..kernel.compiled import T_STRENGTH, compile_rules
 from ..kernel.jit import njit_nrt_free, njit_nrt_free_inline
-from ..kernel.tricks import ACES_MASK, eldest_of
+from ..kernel.tricks import ACES_MASK, KINGS_MASK, eldest_of
 from ..kernel.view import V_DEALER, V_HAND, V_N_SEATS, V_POOL_BEFORE, V_SEAT, mask
 from .learned import (
     AT_DWEIGHTS,
@@ -39,8 +39,6 @@ from .learned import (
 )
 from .view import DECLARE_LOSE_ALL, DECLARE_PASS, DECLARE_WIN_ALL
 
-_KINGS = bit(C.make(C.RANK_KING, 0)) | bit(C.make(C.RANK_KING, 1)) | bit(C.make(C.RANK_KING, 2)) | bit(
-    C.make(C.RANK_KING, 3))
 LOW = 3
 """A low card: of strength at most this in its suit (the rules' strength, 0 the weakest)."""
 _ELEVENTH, _TWELFTH, _QUARTER, _HUNDREDTH = 1 / 11, 1 / 12, 1 / 4, 1 / 100
@@ -72,7 +70,7 @@ def declaration_facts(view, tables, d):
     d[DD_ACES] = count(hand & ACES_MASK) * _QUARTER
     d[DD_HOLD_QUINOLA] = 1.0 if hand & bit(C.QUINOLA) else 0.0
     d[DD_HIGH_CARDS] = high * _ELEVENTH
-    d[DD_KINGS] = count(hand & _KINGS) * _QUARTER
+    d[DD_KINGS] = count(hand & KINGS_MASK) * _QUARTER
     d[DD_LOW_CARDS] = low * _ELEVENTH
     d[DD_LOWEST] = weakest * _TWELFTH if hand else 0.0
     d[DD_HEARTS] = count(hand & suit_mask(C.HEARTS)) * _ELEVENTH

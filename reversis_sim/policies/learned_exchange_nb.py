@@ -21,10 +21,9 @@ from .learned import AT_XWEIGHTS, EXCHANGE_DECISION_FACTS, EXCHANGE_OPTION_FACTS
 _ELEVENTH, _TWELFTH, _QUARTER, _TWENTIETH = 1 / 11, 1 / 12, 1 / 4, 1 / 20
 """The scales of the facts, as factors (as in :mod:`.learned_nb`)."""
 
-_LOW_HEARTS = np.uint64(0)
-for _r in range(C.RANK_JACK):
-    _LOW_HEARTS |= bit(C.make(_r, C.HEARTS))
-"""The hearts below the J♥ (its guards)."""
+_LOW_HEARTS = np.uint64(C.mask(C.make(r, C.HEARTS) for r in range(C.RANK_JACK)))
+"""The hearts below the J♥ (its guards). (A mask built in Python: a jitted function called at import would be
+loaded from numba's cache, or compiled, by every process that imports this module.)"""
 
 
 (XD_DEALER, XD_MUST, XD_ACES, XD_HOLD_QUINOLA, XD_HEARTS, XD_LOW_HEARTS, XD_SHORT, XD_VOIDS, XD_POINTS,
