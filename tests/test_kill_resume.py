@@ -1,5 +1,7 @@
 """A run killed with SIGKILL at any moment and restarted with --resume ends with exactly the rows of an
-uninterrupted run. Real processes, on the numba engine."""
+uninterrupted run. The runs killed or interrupted are real processes, on the numba engine; the runs that resume
+them, and the uninterrupted ones they are held against, are the same command run in the test's own process (a
+process of their own would only add a second of start-up each)."""
 
 import json
 import os
@@ -10,7 +12,9 @@ import time
 
 import polars as pl
 import pytest
+from click.testing import CliRunner
 
+from reversis_sim.cli import main
 from reversis_sim.record import completed_chunks, part_files
 
 ARGS = ["--engine", "numba", "--deals", "12000", "--seed", "11", "--chunk-matches", "10", "--quiet", "--no-figures"]
@@ -21,6 +25,12 @@ def simulate(out, *extra):
     return [sys.executable, "-m", "reversis_sim", "simulate", *ARGS, "--out", str(out), *extra]
 
 
+def simulate_here(out, *extra) -> None:
+    """The same run in this process (the command line's own entry point)."""
+    r = CliRunner().invoke(main, ["simulate", *ARGS, "--out", str(out), *extra])
+    assert r.exit_code == 0, r.output
+
+
 def rows(out):
     return pl.read_parquet(part_files(out)).sort(["match", "deal", "seat"])
 
@@ -29,7 +39,7 @@ def rows(out):
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
 def test_sigkill_at_several_moments_then_resume_gives_the_uninterrupted_rows(tmp_path):
     ref = tmp_path / "ref"
-    subprocess.run(simulate(ref), check=True, capture_output=True)
+    simulate_here(ref)
     want = rows(ref)
     # kill once n chunks are on disk (the next part may be half written), for several n
     mid_run = 0
@@ -43,9 +53,9 @@ def test_sigkill_at_several_moments_then_resume_gives_the_uninterrupted_rows(tmp
         proc.wait()
         mid_run += 0 < _done(out) < N_CHUNKS
         if not (out / "manifest.json").exists():  # killed before the run folder was created
-            subprocess.run(simulate(out), check=True, capture_output=True)
+            simulate_here(out)
         else:
-            subprocess.run(simulate(out, "--resume"), check=True, capture_output=True)
+            simulate_here(out, "--resume")
         assert rows(out).equals(want), f"killed after {n_done} chunks"
     assert mid_run >= 2, "the kills did not land in the middle of the runs"
 
@@ -76,14 +86,10 @@ def test_ctrl_c_stops_cleanly_keeps_the_chunks_and_prints_the_resume_command(tmp
     assert command.startswith("reversis-sim simulate") and f"--out {out}" in command
     kept = _done(out)
     assert kept >= 2
-    subprocess.run(simulate(out, "--resume"), check=True, capture_output=True)
-    assert rows(out).equals(rows_of_uninterrupted(tmp_path))
-
-
-def rows_of_uninterrupted(tmp_path):
+    simulate_here(out, "--resume")
     ref = tmp_path / "uninterrupted"
-    subprocess.run(simulate(ref), check=True, capture_output=True)
-    return rows(ref)
+    simulate_here(ref)
+    assert rows(out).equals(rows(ref))
 
 
 def test_a_ctrl_c_that_numba_reports_as_a_type_error_is_a_ctrl_c():

@@ -27,11 +27,6 @@ def cli(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def command(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "reversis_sim", *map(str, args)], capture_output=True, text=True,
-                          timeout=600, **kw)
-
-
 def rows(out) -> pl.DataFrame:
     return pl.read_parquet(part_files(out)).sort(["match", "deal", "seat"])
 
@@ -78,10 +73,10 @@ def test_the_command_printed_after_ctrl_c_is_exactly_runnable_and_finishes_the_r
     assert again[:2] == ["reversis-sim", "simulate"] and "--force" not in again and again[-1] == "--resume"
     for kept in ("--predeal", "0=JH", "--where", "hearts(0) >= 3", "--engine", "--threads"):
         assert kept in again, (kept, printed)
-    done = command(*again[1:])
-    assert done.returncode == 0, done.stderr
+    done = cli(*again[1:])  # the command line's own entry point, in this process (a process adds only start-up)
+    assert done.exit_code == 0, done.output
     whole = tmp_path / "whole"
-    assert command(*[a if a != str(out) else str(whole) for a in args]).returncode == 0
+    assert cli(*[a if a != str(out) else str(whole) for a in args]).exit_code == 0
     assert rows(out).equals(rows(whole))
 
 
@@ -121,19 +116,20 @@ def test_an_interrupted_tuning_keeps_its_evaluations_and_resume_ends_with_the_un
     assert "block evaluations made are kept in" in err and "--resume" in err
     again = shlex.split(err.strip().splitlines()[-1])
     assert again[-1] == "--resume"
-    refused = command(*TUNE[:-2], "--seed", "10", "--format", "json", "--out", out, "--resume")
-    assert refused.returncode == 1 and "was started with other settings (confirm_seed, seed differ)" in \
-        refused.stderr, refused.stderr
-    resumed = command(*again[1:])
-    assert resumed.returncode == 0, resumed.stderr
+    # what follows runs the command line's own entry point in this process (a process adds only start-up)
+    refused = cli(*TUNE[:-2], "--seed", "10", "--format", "json", "--out", out, "--resume")
+    assert refused.exit_code == 1 and "was started with other settings (confirm_seed, seed differ)" in \
+        refused.stderr, refused.output
+    resumed = cli(*again[1:])
+    assert resumed.exit_code == 0, resumed.output
     assert "block evaluations of" in resumed.stderr and "are read back, not simulated" in resumed.stderr
-    whole = command(*TUNE)
+    whole = cli(*TUNE)
     timing = ("search_seconds", "evaluations_per_s")
     a, b = json.loads(resumed.stdout), json.loads(whole.stdout)
     assert {k: v for k, v in a.items() if k not in timing} == {k: v for k, v in b.items() if k not in timing}
     assert json.loads((out / "manifest.json").read_text())["kind"] == "tune" and (out / "trials.parquet").exists()
-    done = command(*TUNE, "--out", out, "--resume")
-    assert done.returncode == 1 and "holds a complete tune: nothing to resume" in done.stderr
+    done = cli(*TUNE, "--out", out, "--resume")
+    assert done.exit_code == 1 and "holds a complete tune: nothing to resume" in done.stderr
 
 
 def test_a_refused_tuning_leaves_no_folder_and_an_interrupted_one_asks_for_resume(tmp_path):
