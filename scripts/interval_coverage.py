@@ -53,6 +53,9 @@ def main(argv=None) -> int:
                    help="path, skew: the block sizes judged in matches, comma-separated (default "
                         "1000,2000,10000,100000); tournament: one size (default 4000)")
     p.add_argument("--blocks", type=int, default=None, help="tournament: how many blocks (default 100)")
+    p.add_argument("--pooled-truth", action="store_true",
+                   help="path: judge each block run's blocks against the truth run and the other block runs pooled "
+                        "(leave one out), not the truth run alone")
     p.add_argument("--seating", default=None,
                    help="path, skew: one seating only ('avoid', 'random|avoid|tuned|saver')")
     args = p.parse_args(argv)
@@ -67,6 +70,7 @@ def main(argv=None) -> int:
 
         if args.block_seeds:
             cov_path.BLOCK_SEEDS = tuple(int(x) for x in args.block_seeds.split(","))
+        cov_path.POOLED_TRUTH = args.pooled_truth
         seatings = cov_path.SEATINGS if args.seating is None else {args.seating: cov_path.SEATINGS[args.seating]}
         sizes = cov_path.SIZES if args.sizes is None else tuple(int(x) for x in args.sizes.split(","))
         rows = cov_path.path_rows(args.cache, seatings=seatings, sizes=sizes, log=log)

@@ -109,3 +109,16 @@ def test_the_skew_part_rebalances_a_skewed_mean_and_its_influence_is_the_toolkit
     got = cov_skew.intervals(psi, n, theta, boot=0)
     np.testing.assert_allclose(theta, [r["mean"] for r in rows], rtol=1e-10)
     np.testing.assert_allclose(got["se"], [r["se"] for r in rows], rtol=1e-8)
+
+
+def test_the_pooled_truth_averages_the_other_runs_and_combines_their_errors(harness):
+    """``path --pooled-truth``: a block run's truth is the truth run and the other block runs averaged, row by row
+    (a run without the row left out of it), its standard error theirs combined; never the block run's own."""
+    import cov_path
+
+    truth = {("a",): {"mean": 1.0, "se": 0.3}, ("b",): {"mean": 5.0, "se": 0.4}}
+    others = [{("a",): {"mean": 3.0, "se": 0.4}, ("b",): {"mean": 7.0, "se": 0.3}},
+              {("a",): {"mean": 2.0, "se": 0.0}}]  # the second run never saw row b
+    mean, se = cov_path._pooled(truth, others, [("a",), ("b",)])
+    assert mean.tolist() == [2.0, 6.0]
+    assert se == pytest.approx([0.5 / 3, 0.5 / 2])

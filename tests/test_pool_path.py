@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 
 from reversis_sim.analysis import analysis_tables, summarize_run
+from reversis_sim.analysis.intervals import MIN_MATCHES
 from reversis_sim.analysis.pool_path import expected_pools
 from reversis_sim.analysis.scan import scan_run
 from reversis_sim.record import RunSpec
@@ -95,9 +96,9 @@ def test_the_pool_path_prints_where_the_plain_means_refuse(mixed):
     assert all(np.isfinite(row["ci_low"]) and row["n_needed"] == 0 for row in summary["seats"])
     plain = summarize_run(mixed, estimator="plain")
     assert all(not np.isfinite(row["ci_low"]) for row in plain["seats"])
-    # the Quinola's cost through the pool's expected size held from 100,000 matches only (docs/statistics.md §10)
+    # the Quinola's cost through the pool's expected size held from 10,000 matches (docs/statistics.md §10)
     cost = analysis_tables(mixed)["quinola_cost"]
-    assert cost["ci_low"].is_nan().all() and (cost["n_needed"] == 100_000).all()
+    assert cost["ci_low"].is_nan().all() and (cost["n_needed"] == MIN_MATCHES["pool_path_cost"]).all()
 
 
 def test_a_run_whose_pool_breaks_the_law_keeps_the_plain_means(tmp_path):
@@ -119,7 +120,7 @@ def test_a_run_whose_pool_breaks_the_law_keeps_the_plain_means(tmp_path):
 def test_the_tables_by_the_hand_dealt_go_through_the_pool_and_agree_with_the_plain_ones(mixed):
     """fish_by_hearts and quinola_cost_by_guards: the same rows, the pool-path means within 4 plain standard errors
     of the plain ones, narrower where the pool moves; a value held in fewer matches than the floor counts prints no
-    interval."""
+    interval; below the tables' own floor (100,000 matches: their rarest rows) none is printed."""
     from reversis_sim.analysis.hands import by_hand, quinola_cost_by_hand
 
     path, plain = by_hand(mixed, "hearts"), by_hand(mixed, "hearts", estimator="plain")
@@ -129,9 +130,8 @@ def test_the_tables_by_the_hand_dealt_go_through_the_pool_and_agree_with_the_pla
     ratio = both["se"] / both["se_plain"]
     assert ratio.max() < 1.1 and ratio.median() < 0.5  # no wider; much narrower where the pool moves (hearts held)
     cost = quinola_cost_by_hand(mixed, "guards")
-    rare = cost.filter(pl.col("n_needed") > 0)
-    assert rare.height > 0 and rare["cost_ci_low"].is_nan().all()
-    assert (rare["n_needed"] > 8_000).all()  # more matches than the run has: few of its matches hold the row
+    assert cost["cost_ci_low"].is_nan().all() and path["ci_low"].is_nan().all()  # 8,000 matches: too few
+    assert (cost["n_needed"] == MIN_MATCHES["pool_path_hand"]).all() and (path["n_needed"] > 8_000).all()
 
 
 def test_a_tournament_says_when_its_payoffs_stay_plain():

@@ -101,7 +101,7 @@ def pool_path_by_hand(out: str | Path, feature: str, value: str = "fish", holder
         total = part if total is None else total.add(part)
         if total.broken:
             return None
-    rows = path_rows(total.sums, total.dealers, *total.ante())
+    rows = path_rows(total.sums, total.dealers, *total.ante(), kind="pool_path_hand")
     frame = pl.concat([pl.DataFrame({feature: pl.Series(np.arange(N_VALUES), dtype=pl.Int8)}),
                        pl.DataFrame(rows, schema_overrides={"n_units": pl.Int64, "n_deals": pl.Int64,
                                                             "n_needed": pl.Int64})], how="horizontal")

@@ -15,15 +15,15 @@ seat decides by the pool, a deal's play does not depend on the pool it carries, 
 follows from how often a deal wins, keeps or doubles it, which a run counts with binomial precision. The
 pool-path estimator (:mod:`.pool_path`) values every doubling and win at that expected size: the same quantity,
 every term of its interval bounded. Its kinds (``pool_path``, ``pool_path_reason``, ``pool_path_tournament``,
-``pool_path_cost``) hold from 2,000 to 100,000 matches by table; the plain kinds remain for the runs it does not
-cover (a search seat, a preset whose payments scale with the pool) and for ``estimator="plain"``.
-The skewness corrections were measured once more on the two of them still printed from 100,000 matches, built on
-the estimator's own per-match influence: the Quinola's cost has no skew left to correct (its misses at 10,000 are
-on both sides), and on fish by reason Johnson's and Hall's corrections trade misses between the rare rows and the
-studentized bootstrap covers less; none holds where the t interval fails (docs/statistics.md §10).
+``pool_path_cost``, ``pool_path_hand``) hold from 2,000 to 100,000 matches by table; the plain kinds remain for
+the runs it does not cover (a search seat, a preset whose payments scale with the pool) and for
+``estimator="plain"``. The skewness corrections were measured too, built on the estimator's own per-match
+influence: the Quinola's cost has no skew left to correct, and on fish by reason Johnson's and Hall's corrections
+trade misses between the rare rows and the studentized bootstrap covers less (docs/statistics.md §10).
 
 So the toolkit keeps the Student t interval on per-match values (the match is the unit, decision 2) and prints it
-only from the number of matches at which the harness found it holding for every pair and table it measured:
+only from the number of matches at which the harness found it holding for every pair and table it measured (the
+blocks of every seed judged together; each seed's own are reported beside them):
 :data:`MIN_MATCHES`, by the kind of quantity. Below that, :func:`n_needed` says how many matches are needed and
 the command prints :func:`too_few` instead of a number. A rule read off the sample (refuse when its skewness or
 its fourth moment looks heavy) was measured too and rejected: it refuses the samples that contain a big match,
@@ -43,6 +43,7 @@ MIN_MATCHES = {
     "pool": 128_000,
     "error_rate": 1_000,
     "pool_path": 2_000,
+    "pool_path_hand": 100_000,
     "pool_path_reason": 100_000,
     "pool_path_tournament": 10_000,
     "pool_path_cost": 100_000,
@@ -64,21 +65,27 @@ missing more than the binomial band allows, in every configuration ``scripts/int
   losses over the per-match decisions: measured on avoid in a field of tuned by ``scripts/review_coverage.py``
   (docs/review.md);
 - ``pool_path``: a mean of fish through the pool's expected size (:mod:`.pool_path`): a seat's, a position's, a
-  policy's, with the pool share, the holder's fish, the tables by the hand dealt; measured on a table of avoid and
-  a table of four different players (and a row only where 1,000 of the run's matches hold it);
-- ``pool_path_cost``: the Quinola's cost to its holder by fate and overall through the pool's expected size: it
-  held at 2,000 and 100,000 matches on both tables and every seed (at 1,000 not on two seeds of five), but at
-  10,000 the four players' table missed a little too often over five seeds (0.9415, 52 above and 65 below of
-  2,000, failing on seeds 2002-2003 alone), so it is printed from the size above that held; its influence has no
-  skew, so the skewness-corrected intervals change nothing there;
+  policy's, with the pool share, the holder's fish; measured on a table of avoid and a table of four different
+  players (and a row only where 1,000 of the run's matches hold it);
+- ``pool_path_hand``: the tables by the hand dealt through the pool's expected size (fish by the hearts dealt,
+  the Quinola's cost by its guards, ...): their rarest rows need more matches than a seat's mean; at 10,000
+  matches the four players' fish by hearts missed too often on seven seeds together (0.944, 165 below of 5,600:
+  the hands without a heart, 55 misses of 700), at 100,000 they held;
+- ``pool_path_cost``: the Quinola's cost to its holder by fate and overall through the pool's expected size:
+  measured at 10,000 and 100,000 matches on seven block runs of the four players (seeds 2002-2008) and five of
+  avoid (2002-2006), each run's blocks judged against a truth pooled from the truth run and the *other* block runs
+  (7,000,000 and 5,000,000 matches; against the truth run alone, a truth a tenth of a block's error off moves every
+  block's misses to one side): at 10,000 the four players held (0.946, 67 above and 83 below of 2,800, every seed
+  inside its band) but avoid missed above too often (0.940, 68 of 2,000 over the 64 its band allows; seed 2002
+  alone 0.897), so it is printed from 100,000, where both held; its influence has no skew, so the
+  skewness-corrected intervals change nothing there;
 - ``pool_path_tournament``: a tournament's payoffs and ranking through the pool's expected size: measured on the
   tournament of avoid and tuned: at 4,000 matches it held on one seed and not on another, at 10,000 on both seeds
   measured (the default ``tournament`` plays 10,000 matches a pairing for it);
-- ``pool_path_reason``: fish by payment reason with the pool's reasons through its expected size: its rare rows (a
-  broken reversis, the returns of a rolled-back doubling, a dump of the J♥) need more matches than the pool does:
-  at 10,000 matches the four players' table held on seeds 2002-2004 but missed below too often on seeds 2005-2006
-  (0.946, 310 below of 10,400), and Johnson's and Hall's corrections did not mend it, so it is printed from the
-  size above that held;
+- ``pool_path_reason``: fish by payment reason with the pool's reasons through its expected size, measured as the
+  Quinola's cost: at 10,000 the four players held (0.948, 926 above and 962 below of 36,400) but avoid's were too
+  narrow (0.939, 76 below of 2,000: its antes and the returns of a rolled-back doubling), and Johnson's and Hall's
+  corrections did not mend it before, so it is printed from 100,000, where both held;
 - ``pool``: every other mean of fish: a policy's mean over several seats of a run (nothing but its share of the
   pool left), the Quinola's cost to its holder, fish by payment reason (the pool won, the doubling, the returns of
   a broken reversis), a tournament's ranking and its payoff against its own table, the tables by the hand dealt:

@@ -137,6 +137,28 @@ def _blocks(manifest, seats, policies, lay, sums, per_block):
         yield {est: {**path_tables(scan, est), **hands[est]} for est in ("plain", "pool_path")}
 
 
+POOLED_TRUTH = False
+"""Judge the blocks of each block run against a truth pooled from the truth run and the *other* block runs (their
+estimates averaged, their standard errors combined), instead of the truth run alone: with seven block runs the truth
+has a third of the truth run's error, and it never contains the block it judges. (At 10,000 matches a truth of
+1,000,000 has a tenth of a block's standard error: a truth off by one of its own errors moves every block's miss
+rate on one side from 2.5% to about 2.9% and on the other to about 2.1%.)"""
+
+
+def _pooled(truth: dict, others: list[dict], keys: list) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: the mean of the truth run's estimate and the other runs' (equal numbers of matches each), and its
+    standard error (theirs combined); a run without the row is left out of its mean."""
+    mean, se = [], []
+    for k in keys:
+        got = [(r[k]["mean"], r[k]["se"]) for r in [truth, *others]
+               if k in r and r[k]["mean"] is not None and np.isfinite(r[k]["mean"])]
+        m = np.array([g[0] for g in got], float)
+        e = np.array([g[1] if g[1] is not None else np.nan for g in got], float)
+        mean.append(m.mean())
+        se.append(np.sqrt(np.nansum(e ** 2)) / len(got))
+    return np.array(mean), np.array(se)
+
+
 def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[dict]:
     rows = []
     root = Path(cache) / "runs"
@@ -157,33 +179,58 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                 f"pool-path se / plain se {np.median([t[k]['se'] / p[k]['se'] for k, _ in z]):.2f}")
         everything = [_parts(runs.run_folder(root, seating, seed, BLOCK_MATCHES, CHUNK, log), log)
                       for seed in BLOCK_SEEDS]
+        pooled = POOLED_TRUTH and len(everything) > 1
+        if pooled:  # each block run's own estimate, the run read whole as one block
+            whole = [next(_blocks(*e, len(e[4])))["pool_path"] for e in everything]
+            log(f"  truth of each block run's blocks: seed {TRUTH_SEED} and the other {len(everything) - 1} block "
+                f"runs, pooled ({(len(everything)) * BLOCK_MATCHES:,} matches)")
         for n in sizes:
             per_block = n // CHUNK
-            blocks = [b for e in everything for b in _blocks(*e, per_block)]
+            by_run = [list(_blocks(*e, per_block)) for e in everything]
+            blocks = [b for bs in by_run for b in bs]
             for name, keys in TABLES.items():
                 t = _keyed(truth[name], keys)
                 keys_t = [k for k in t if np.isfinite(t[k]["mean"])]
                 truth_v = np.array([t[k]["mean"] for k in keys_t])
                 truth_se = np.array([t[k]["se"] for k in keys_t], float)
+                if pooled:  # a truth per block: the runs other than the block's own, averaged
+                    others = [[_keyed(whole[j][name], keys) for j in range(len(everything)) if j != i]
+                              for i in range(len(everything))]
+                    per_run = [_pooled(t, o, keys_t) for o in others]
+                    truth_v = np.concatenate([np.tile(per_run[i][0], (len(bs), 1)) for i, bs in enumerate(by_run)])
+                    truth_se = np.concatenate([np.tile(per_run[i][1], (len(bs), 1))
+                                               for i, bs in enumerate(by_run)])
                 for est in ("plain", "pool_path", "pool_path, the truth's error added"):
                     per = [_keyed(b[est.split(",")[0]][name], keys) for b in blocks]
                     got = {f: np.array([[b[k][f] if k in b and b[k][f] is not None else np.nan for k in keys_t]
                                         for b in per], float) for f in ("mean", "se", "n_units", "ci_low")}
                     q = st.t.ppf(0.975, np.maximum(got["n_units"] - 1, 1))
                     # judged against a truth that has its own error: the block's and the truth's variances added
-                    se = np.hypot(got["se"], np.nan_to_num(truth_se)[None, :]) if "truth" in est else got["se"]
+                    t_se = np.nan_to_num(truth_se) if pooled else np.nan_to_num(truth_se)[None, :]
+                    se = np.hypot(got["se"], t_se) if "truth" in est else got["se"]
                     low, high = got["mean"] - q * se, got["mean"] + q * se
+                    if pooled:
+                        truth_v_j = truth_v
+                    else:
+                        truth_v_j = truth_v[None, :]
                     # a row is judged where at least 1,000 of the block's matches hold it (its floor counts those)
                     # and it varies: a row that is 0 in every match (in a table of one player every reason but the
                     # ante and the pool's nets to 0) has the interval [0, 0], which covers it and says nothing
                     judged = np.isfinite(got["se"]) & (got["se"] > 0) & (got["n_units"] >= MIN_UNITS)
-                    r = judge(low, high, truth_v[None, :], judged)
+                    r = judge(low, high, truth_v_j, judged)
                     printed = float(np.isfinite(got["ci_low"]).mean())
-                    per_row = [judge(low[:, j], high[:, j], truth_v[j], judged[:, j])
+                    per_row = [judge(low[:, j], high[:, j], truth_v_j[:, j] if pooled else truth_v[j], judged[:, j])
                                for j in range(len(keys_t))]
                     bad = [f"{'/'.join(keys_t[j])}: {p['verdict']} ({p['above']}+{p['below']} of {p['K']})"
                            for j, p in enumerate(per_row) if p["K"] and not p["holds"]]
                     rows.append({"part": "path", "seating": seating, "size": n, "table": name, "estimator": est,
                                  "rows": len(keys_t), "printed_share": printed, **r, "failing_rows": bad})
                     log(line(f"  {seating[:14]} n={n} {name} {est}", r) + (f"  rows failing: {bad}" if bad else ""))
+                    if pooled and est != "plain":  # and each block run's blocks by themselves
+                        at = np.cumsum([0] + [len(bs) for bs in by_run])
+                        for i, seed in enumerate(BLOCK_SEEDS):
+                            cut = slice(at[i], at[i + 1])
+                            ri = judge(low[cut], high[cut], truth_v_j[cut], judged[cut])
+                            if ri["K"]:
+                                log(line(f"    seed {seed}", ri))
     return rows
