@@ -31,12 +31,14 @@ import logging
 import os
 import re
 import signal
+import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlparse
 
 from . import __version__
 
@@ -212,9 +214,7 @@ class Cluster:
     def _scheduler_answers(self) -> bool:
         """Whether the scheduler is still there: the client runs and, half a second on (a killed scheduler may still
         be closing its sockets under load), its port takes a connection; the client's status alone lags a kill."""
-        import socket
         import time
-        from urllib.parse import urlparse
 
         if self.client.status != "running":
             return False
@@ -361,6 +361,16 @@ def _sigint_deferred():
         raise KeyboardInterrupt
 
 
+def _host_of(address: str) -> str | None:
+    """The host name of a scheduler address (``tcp://host:8786``, ``host:8786``), or None where it has none that
+    a name lookup could check (another protocol, a malformed address: dask says what is wrong with it)."""
+    try:
+        where = urlparse(address if "://" in address else f"tcp://{address}")
+        return where.hostname if where.scheme in ("tcp", "tls") else None
+    except ValueError:
+        return None
+
+
 def connect(address: str, *, timeout: float = CONNECT_TIMEOUT_S, quiet: bool = False) -> Cluster:
     """A :class:`Cluster` for ``--scheduler ADDRESS`` (``tcp://host:8786``, ``host:8786``) or ``local:N``;
     :class:`ClusterError` in one sentence when dask is missing, the address is malformed or unreachable, a local
@@ -397,6 +407,13 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT_S, quiet: bool = F
                                f"check that 'python -c \"import reversis_sim\"' works in this environment") from None
         address = f"local:{n}"
     else:
+        host = _host_of(address)
+        if host is not None:
+            try:
+                socket.getaddrinfo(host, None)
+            except (socket.gaierror, UnicodeError):  # a name that does not resolve: no use waiting for it
+                raise ClusterError(f"cannot reach the dask scheduler at {address}: the host name {host!r} does not "
+                                   f"resolve; check the address (local:N starts workers on this machine)") from None
         try:
             client = Client(address, timeout=timeout)
         except (OSError, TimeoutError, ValueError) as e:

@@ -221,8 +221,10 @@ def test_local_99_and_a_malformed_local_are_refused_before_dask_starts():
     assert r.returncode == 2 and "99 worker processes would share this machine's" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
     r = cli("simulate", "--deals", "240", "--scheduler", "locale:2", "--out", "never")
-    # a host name that starts with "local" is an address, not a malformed local:N: here an unreachable one
+    # a host name that starts with "local" is an address, not a malformed local:N: here one that does not resolve,
+    # refused at once (no waiting for a scheduler that no name lookup can find)
     assert "write local:N" not in r.stderr
+    assert r.returncode != 0 and "the host name 'locale' does not resolve" in r.stderr, r.stderr
 
 
 def test_a_worker_that_cannot_start_is_one_sentence():
