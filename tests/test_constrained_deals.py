@@ -3,14 +3,15 @@ conditional deal is uniform (chi-square on small cases); runs record their const
 
 import itertools
 import json
-import subprocess
-import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from scipy import stats
 
 from reversis_sim import cards as C
+from reversis_sim.cli import main
 from reversis_sim.constraints import deals_of
 from reversis_sim.engines import get_engine
 from reversis_sim.numba_engine.hands import dealt_hands
@@ -96,7 +97,10 @@ def test_a_constrained_run_records_its_constraints_and_refuses_a_resume_without_
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "reversis_sim", *args], capture_output=True, text=True)
+    """The command line's entry point run in this process (what a process of its own adds is only start-up): its
+    exit status, standard output and standard error."""
+    r = CliRunner().invoke(main, [str(a) for a in args])
+    return SimpleNamespace(returncode=r.exit_code, stdout=r.stdout, stderr=r.stderr)
 
 
 @pytest.mark.parametrize("args,fragment", [
@@ -117,7 +121,6 @@ def test_bad_constraints_are_one_sentence_exit_2_and_write_nothing(tmp_path, arg
     assert not out.exists()
 
 
-@pytest.mark.slow
 def test_replay_and_compare_take_the_constraints():
     r = _cli("replay", "--seed", "4", "--match", "1", "--deal", "2", "--predeal", "1=JH,AS")
     rec = json.loads(r.stdout)
