@@ -191,46 +191,38 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
             for name, keys in TABLES.items():
                 t = _keyed(truth[name], keys)
                 keys_t = [k for k in t if np.isfinite(t[k]["mean"])]
-                truth_v = np.array([t[k]["mean"] for k in keys_t])
-                truth_se = np.array([t[k]["se"] for k in keys_t], float)
-                if pooled:  # a truth per block: the runs other than the block's own, averaged
-                    others = [[_keyed(whole[j][name], keys) for j in range(len(everything)) if j != i]
-                              for i in range(len(everything))]
-                    per_run = [_pooled(t, o, keys_t) for o in others]
-                    truth_v = np.concatenate([np.tile(per_run[i][0], (len(bs), 1)) for i, bs in enumerate(by_run)])
-                    truth_se = np.concatenate([np.tile(per_run[i][1], (len(bs), 1))
-                                               for i, bs in enumerate(by_run)])
+                # the truth of every block, row by row: the truth run's, or (pooled) the runs other than the block's
+                runs_truth = ([_pooled(t, [_keyed(whole[j][name], keys) for j in range(len(everything)) if j != i],
+                                       keys_t) for i in range(len(everything))] if pooled else
+                              [(np.array([t[k]["mean"] for k in keys_t]), np.array([t[k]["se"] for k in keys_t], float))
+                               ] * len(everything))
+                truth_v = np.concatenate([np.tile(runs_truth[i][0], (len(bs), 1)) for i, bs in enumerate(by_run)])
+                truth_se = np.concatenate([np.tile(runs_truth[i][1], (len(bs), 1)) for i, bs in enumerate(by_run)])
+                at = np.cumsum([0] + [len(bs) for bs in by_run])  # where each block run's blocks start
                 for est in ("plain", "pool_path", "pool_path, the truth's error added"):
                     per = [_keyed(b[est.split(",")[0]][name], keys) for b in blocks]
                     got = {f: np.array([[b[k][f] if k in b and b[k][f] is not None else np.nan for k in keys_t]
                                         for b in per], float) for f in ("mean", "se", "n_units", "ci_low")}
                     q = st.t.ppf(0.975, np.maximum(got["n_units"] - 1, 1))
                     # judged against a truth that has its own error: the block's and the truth's variances added
-                    t_se = np.nan_to_num(truth_se) if pooled else np.nan_to_num(truth_se)[None, :]
-                    se = np.hypot(got["se"], t_se) if "truth" in est else got["se"]
+                    se = np.hypot(got["se"], np.nan_to_num(truth_se)) if "truth" in est else got["se"]
                     low, high = got["mean"] - q * se, got["mean"] + q * se
-                    if pooled:
-                        truth_v_j = truth_v
-                    else:
-                        truth_v_j = truth_v[None, :]
                     # a row is judged where at least 1,000 of the block's matches hold it (its floor counts those)
                     # and it varies: a row that is 0 in every match (in a table of one player every reason but the
                     # ante and the pool's nets to 0) has the interval [0, 0], which covers it and says nothing
                     judged = np.isfinite(got["se"]) & (got["se"] > 0) & (got["n_units"] >= MIN_UNITS)
-                    r = judge(low, high, truth_v_j, judged)
+                    r = judge(low, high, truth_v, judged)
                     printed = float(np.isfinite(got["ci_low"]).mean())
-                    per_row = [judge(low[:, j], high[:, j], truth_v_j[:, j] if pooled else truth_v[j], judged[:, j])
-                               for j in range(len(keys_t))]
+                    per_row = [judge(low[:, j], high[:, j], truth_v[:, j], judged[:, j]) for j in range(len(keys_t))]
                     bad = [f"{'/'.join(keys_t[j])}: {p['verdict']} ({p['above']}+{p['below']} of {p['K']})"
                            for j, p in enumerate(per_row) if p["K"] and not p["holds"]]
                     rows.append({"part": "path", "seating": seating, "size": n, "table": name, "estimator": est,
                                  "rows": len(keys_t), "printed_share": printed, **r, "failing_rows": bad})
                     log(line(f"  {seating[:14]} n={n} {name} {est}", r) + (f"  rows failing: {bad}" if bad else ""))
-                    if pooled and est != "plain":  # and each block run's blocks by themselves
-                        at = np.cumsum([0] + [len(bs) for bs in by_run])
+                    if len(everything) > 1 and est != "plain":  # and each block run's blocks by themselves
                         for i, seed in enumerate(BLOCK_SEEDS):
                             cut = slice(at[i], at[i + 1])
-                            ri = judge(low[cut], high[cut], truth_v_j[cut], judged[cut])
+                            ri = judge(low[cut], high[cut], truth_v[cut], judged[cut])
                             if ri["K"]:
                                 log(line(f"    seed {seed}", ri))
     return rows
