@@ -138,7 +138,7 @@ def test_a_second_writer_is_refused_while_the_first_runs_and_a_killed_writer_lea
     # cannot finish before the second starts
     first.send_signal(signal.SIGSTOP)
     try:  # the second writer, and the run after the kill below, in this process (a process adds only start-up)
-        second = CliRunner().invoke(main, _simulate(out, "--force", "--seed", "2")[3:])
+        second = cli(*_simulate(out, "--force", "--seed", "2")[3:])
     finally:
         first.send_signal(signal.SIGCONT)
     first_err = first.communicate(timeout=300)[1]
@@ -155,7 +155,7 @@ def test_a_second_writer_is_refused_while_the_first_runs_and_a_killed_writer_lea
     killed.kill()
     killed.wait()
     assert killed.returncode == -signal.SIGKILL, "the run finished before the kill: the test's run is too short"
-    again = CliRunner().invoke(main, _simulate(out, "--force", "--seed", "5")[3:])
+    again = cli(*_simulate(out, "--force", "--seed", "5")[3:])
     assert again.exit_code == 0, again.output  # the kernel released the dead writer's lock
 
 

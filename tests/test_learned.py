@@ -9,6 +9,7 @@ import zipfile
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from weights_files import assert_refused, replace_arrays
 
 from reversis_sim.cli import main
 from reversis_sim.policies import PolicySpecError, parse_spec
@@ -35,12 +36,7 @@ def _file(path, rules="parlett", seed=0, exchange=False, **change):
     WX = rng.normal(size=(N_XD + 1, N_XO)) if exchange else None
     W.save(path, Wm, WX=WX, exchange=str(parse_spec("strong")), rules=get_preset(rules), command="test",
            provenance={})
-    if change:
-        with np.load(path) as z:
-            arrays = {k: z[k] for k in z.files}
-        arrays.update(change)
-        np.savez(path, **arrays)
-    return path
+    return replace_arrays(path, **change)
 
 
 def test_the_shipped_player_parses_and_carries_its_weights():
@@ -100,13 +96,7 @@ def test_a_bad_weights_file_is_one_sentence_and_exit_2_and_nothing_written(tmp_p
         _file(path, exchange=True, WX=np.zeros((N_XD + 1, N_XO + 1)))
     elif damage == "exchange_features":
         _file(path, exchange=True, exchange_features=np.array(EXCHANGE_FEATURES.replace("keep", "take")))
-    with pytest.raises(PolicySpecError, match=words):
-        parse_spec(f"learned:weights={path}")
-    out = tmp_path / "run"
-    r = CliRunner().invoke(main, ["simulate", "--seat", f"learned:weights={path}", "--deals", "24", "--out", str(out)])
-    assert r.exit_code == 2, r.output
-    assert words in " ".join(r.output.split()) and "Traceback" not in r.output
-    assert not out.exists()
+    assert_refused(tmp_path, path, words)
 
 
 def test_weights_of_other_rules_are_refused_at_the_table(tmp_path):

@@ -11,11 +11,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from weights_files import assert_refused, replace_arrays
 
 from reversis_sim.cli import main
 from reversis_sim.constraints import deals_of
 from reversis_sim.learn.run import eligible_where
-from reversis_sim.policies import PolicySpecError, parse_spec
+from reversis_sim.policies import parse_spec
 from reversis_sim.policies import weights as W
 from reversis_sim.policies.learned import (
     DD_ELDEST,
@@ -49,12 +50,7 @@ def _file(path, rules="parlett", seed=0, declaration=True, **change):
             WD[:, DO_WIN_ALL] = 0.0
     W.save(path, rng.normal(size=(N_D + 1, N_O)), WX=W.load(rules).WX, WD=WD, exchange=str(parse_spec(AVOID[rules])),
            rules=preset, command="test", provenance={})
-    if change:
-        with np.load(path) as z:
-            arrays = {k: z[k] for k in z.files}
-        arrays.update(change)
-        np.savez(path, **arrays)
-    return path
+    return replace_arrays(path, **change)
 
 
 class _Seat(Watching):
@@ -157,12 +153,7 @@ def test_a_bad_declaration_model_is_refused_in_one_sentence(tmp_path, damage, wo
         bad = np.zeros((N_DD + 1, N_DO))
         bad[0, DO_WIN_ALL] = 1.0
         _file(path, WD=bad)
-    with pytest.raises(PolicySpecError, match=words):
-        parse_spec(f"learned:weights={path}")
-    out = tmp_path / "run"
-    r = CliRunner().invoke(main, ["simulate", "--seat", f"learned:weights={path}", "--deals", "24", "--out", str(out)])
-    assert r.exit_code == 2 and words in " ".join(r.output.split()) and "Traceback" not in r.output, r.output
-    assert not out.exists()
+    assert_refused(tmp_path, path, words)
 
 
 def test_the_declaration_views_are_those_of_the_whole_match():
