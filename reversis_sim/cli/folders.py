@@ -14,8 +14,9 @@ from ..analysis.names import HAND_FEATURES, TABLES, hand_feature_of, hand_table_
 from .options import command, estimator_note, folder_errors, json_text, refusal_note, shown_frame
 
 TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
-                   tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True)
-"""How ``analyze`` prints a table as text (``polars.Config``)."""
+                   tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_width_chars=200)
+"""How ``analyze`` prints a table as text (``polars.Config``; wide enough that no name or number is cut into
+lines when the output is not a terminal, where polars would otherwise fit it into 100 characters)."""
 
 
 @command("analyze")
