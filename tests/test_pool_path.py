@@ -9,7 +9,7 @@ import pytest
 
 from reversis_sim.analysis import analysis_tables, summarize_run
 from reversis_sim.analysis.intervals import MIN_MATCHES
-from reversis_sim.analysis.pool_path import expected_pools
+from reversis_sim.analysis.pool_path import ROW_MATCHES, ROW_PAYMENTS, PathSums, expected_pools, path_rows
 from reversis_sim.analysis.scan import scan_run
 from reversis_sim.record import RunSpec
 from reversis_sim.rules import PRESETS
@@ -131,7 +131,13 @@ def test_the_tables_by_the_hand_dealt_go_through_the_pool_and_agree_with_the_pla
     assert ratio.max() < 1.1 and ratio.median() < 0.5  # no wider; much narrower where the pool moves (hearts held)
     cost = quinola_cost_by_hand(mixed, "guards")
     assert cost["cost_ci_low"].is_nan().all() and path["ci_low"].is_nan().all()  # 8,000 matches: too few
-    assert (cost["n_needed"] == MIN_MATCHES["pool_path_hand"]).all() and (path["n_needed"] > 8_000).all()
+    assert (cost["n_needed"] >= MIN_MATCHES["pool_path_hand"]).all()
+    # the tables' own floor, or more where fewer than ROW_MATCHES of the run's matches hold the value
+    held = path["n_units"].to_numpy()
+    rare = np.ceil(8_000 * ROW_MATCHES / np.clip(held, 1, None))
+    floor = MIN_MATCHES["pool_path_hand"]
+    expected = np.where(held < ROW_MATCHES, np.maximum(rare, floor), floor)
+    assert (path["n_needed"].to_numpy() == expected).all() and (expected > floor).any()
 
 
 def test_a_tournament_says_when_its_payoffs_stay_plain():
@@ -144,3 +150,47 @@ def test_a_tournament_says_when_its_payoffs_stay_plain():
     assert pool_path_status([as_spec("avoid"), as_spec("tuned")], [fine]) is None
     assert pool_path_status([as_spec("avoid")], [fine, broken]) == "its antes are not the same in every deal"
     assert "decides by the pool" in pool_path_status([as_spec("search:worlds=2"), as_spec("avoid")], [fine])
+
+
+def test_a_row_held_by_few_matches_prints_no_interval_and_says_how_many_would_hold_it():
+    """path_rows' row floor: a group held by 100 of 2,500 matches (above the kind's 2,000) needs the matches in
+    which ``row_matches`` would hold it; a group held by all of them is printed; the standard error counts every
+    match either way."""
+    rng = np.random.default_rng(3)
+    U, K, J = 2_500, 4, 2
+    dealers = np.array([0, 1, 0, 1])
+    outcomes = np.zeros((U, J, 3))
+    deal_outcome = rng.choice(3, size=(U, K), p=[0.4, 0.2, 0.4])
+    np.add.at(outcomes, (np.repeat(np.arange(U), K), np.tile(dealers, U), deal_outcome.ravel()), 1.0)
+    sizes = np.full((U, 2), float(K))
+    held = np.ones((U, 2), bool)
+    held[100:, 1] = False
+    light = rng.normal(size=(U, 2)) * np.where(held, 1.0, 0.0)
+    events = np.where(held[..., None], rng.integers(-1, 2, size=(U, 2, K)), 0).astype(float)
+    sums = PathSums.of(sizes, light, events, outcomes.reshape(U, -1), held)
+    every, rare = path_rows(sums, dealers, 25.0, 5.0, kind="pool_path", row_matches=ROW_PAYMENTS)
+    assert every["n_units"] == U and every["n_needed"] == 0 and np.isfinite(every["ci_low"])
+    assert rare["n_units"] == 100 and np.isnan(rare["ci_low"]) and np.isfinite(rare["se"])
+    assert rare["n_needed"] == int(np.ceil(U * ROW_PAYMENTS / 100))
+    assert PathSums.of(sizes, light, events, outcomes.reshape(U, -1)).occupied.tolist() == [U, U]  # by rows alone
+
+
+def test_a_reason_that_moves_the_pool_counts_the_matches_holding_a_payment_of_it(mixed):
+    """fish_by_reason through the pool's expected size: a row of the pool won, the doubling or the return is held by
+    the matches in which the policy's seats, together, were paid or paid some of it in a deal (every match has a
+    row of every reason); below :data:`ROW_PAYMENTS` of them it needs more matches than the kind's floor."""
+    pays = pl.read_parquet(sorted(mixed.glob("payments-*.parquet")))
+    held = (pays.filter(pl.col("reason").cast(pl.String).is_in(["pool_double", "pool_won", "return"]))
+            .group_by("match", "deal", "policy", "reason").agg(pl.col("amount").sum()).filter(pl.col("amount") != 0)
+            .group_by("policy", "reason").agg(pl.col("match").n_unique().alias("held"))
+            .with_columns(pl.col("policy").cast(pl.String), pl.col("reason").cast(pl.String)))
+    table = analysis_tables(mixed)["fish_by_reason"].filter(pl.col("estimator") == "pool_path")
+    both = table.join(held, on=["policy", "reason"], how="left").with_columns(pl.col("held").fill_null(0))
+    assert table.height == 12 and (both["n_units"] == both["held"]).all(), both.select("policy", "reason", "n_units",
+                                                                                        "held")
+    matches = 8_000
+    floor = MIN_MATCHES["pool_path_reason"]
+    for n_units, need in zip(both["n_units"], both["n_needed"]):
+        rare = int(np.ceil(matches * ROW_PAYMENTS / max(n_units, 1))) if n_units < ROW_PAYMENTS else 0
+        assert need == max(floor, rare), (n_units, need)
+    assert (both.filter(pl.col("reason") == "return")["n_units"] < 0.2 * matches).all()  # the rare one

@@ -47,7 +47,7 @@ import numpy as np
 from .intervals import n_needed
 from .numeric import t_ppf
 
-__all__ = ["N_OUTCOMES", "ROW_MATCHES", "PathSums", "adjusted_totals", "expected_pools", "path_rows"]
+__all__ = ["N_OUTCOMES", "ROW_MATCHES", "ROW_PAYMENTS", "PathSums", "adjusted_totals", "expected_pools", "path_rows"]
 
 N_OUTCOMES = 3
 """The pool after a deal is 0, 1 or 2 times the pool at its Quinola event (won, carried, doubled)."""
@@ -55,6 +55,14 @@ ROW_MATCHES = 1_000
 """The fewest matches that must hold a row (a hand value, a fate, a reason paid) for its interval to be printed, on
 top of the run's size its kind needs: the coverage harness judged the rows held by at least this many of a block's
 matches (``scripts/coverage_parts/cov_path.py``)."""
+ROW_PAYMENTS = 300
+"""The fewest matches that must hold a payment of a reason that moves the pool (the pool won, the doubling, the
+return of a rolled-back doubling) for its row of fish by reason to be printed, on top of the kind's floor. Such a
+row is a few large payments, each valued at the pool's expected size: with few of them its mean is skewed (the
+one-sided misses of a mean of rare events), whatever the number of matches. Measured on the return of a table of
+``avoid``, where about 93 of 10,000 matches hold one: at 10,000 matches its interval missed below 33 times and above
+7 of 700 blocks, at 100,000 (about 930) it held; the four players' returns, held by 344 to 665 of 10,000 matches,
+held at 10,000 (docs/statistics.md §10)."""
 
 
 def expected_pools(chances: np.ndarray, dealers: np.ndarray, ante_new: float, ante_carry: float
@@ -110,14 +118,16 @@ class PathSums:
                          if occupied is None else np.asarray(occupied, np.int64))
 
     @classmethod
-    def of(cls, sizes: np.ndarray, light: np.ndarray, events: np.ndarray, outcomes: np.ndarray) -> PathSums:
+    def of(cls, sizes: np.ndarray, light: np.ndarray, events: np.ndarray, outcomes: np.ndarray,
+           held: np.ndarray | None = None) -> PathSums:
         """The sums of one part: ``sizes`` and ``light`` (U, G), ``events`` (U, G, K), ``outcomes`` (U, J * 3)
-        shared by every group."""
+        shared by every group; ``held`` (U, G) bool, whether a match holds the group's row (by default: has a row
+        of it, ``sizes > 0``)."""
         U, G = light.shape
         w = np.concatenate([np.ones((U, G, 1)), sizes[..., None], light[..., None], events,
                             np.broadcast_to(outcomes[:, None, :], (U, G, outcomes.shape[1]))], axis=2)
         wt = np.ascontiguousarray(w.transpose(1, 2, 0))  # (G, D, U)
-        return cls(np.matmul(wt, wt.transpose(0, 2, 1)), np.count_nonzero(sizes, axis=0))
+        return cls(np.matmul(wt, wt.transpose(0, 2, 1)), np.count_nonzero(sizes if held is None else held, axis=0))
 
     def add(self, other: PathSums) -> PathSums:
         self.outer = self.outer + other.outer
@@ -129,11 +139,11 @@ class PathSums:
 
 
 def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: float, level: float = 0.95,
-              kind: str = "pool_path") -> list[dict]:
+              kind: str = "pool_path", row_matches: int = ROW_MATCHES) -> list[dict]:
     """The rows of :func:`.tables.mean_table` (``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units``, ``n_deals``,
     ``n_needed``) of every group of ``sums``, estimated through the pool's expected size (module docstring);
     the bounds NaN where the run has fewer matches than an interval of ``kind`` needs, or fewer than
-    :data:`ROW_MATCHES` of them hold a row of the group (``n_units``: those matches; the standard error counts every
+    ``row_matches`` of them hold the group's row (``n_units``: those matches; the standard error counts every
     match, each one moving the chances the estimate uses)."""
     outer = sums.outer
     K = len(dealers)
@@ -157,8 +167,8 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
         units = int(round(G))
         se = np.sqrt(units / (units - 1) * var_sum) / n_obs if units > 1 and n_obs > 0 else np.nan
         need = n_needed(units, kind)
-        if need == 0 and occupied < ROW_MATCHES:  # a rare row: the matches that would hold it in ROW_MATCHES
-            need = max(int(np.ceil(units * ROW_MATCHES / max(int(occupied), 1))), units + 1)
+        if occupied < row_matches:  # a rare row: the matches in which row_matches of them would hold it
+            need = max(need, int(np.ceil(units * row_matches / max(int(occupied), 1))), units + 1)
         half = t_ppf(0.5 + level / 2, units - 1) * se if units > 1 else np.nan
         shown = need == 0 and np.isfinite(se)
         rows.append({"mean": float(mean), "se": float(se), "ci_low": float(mean - half) if shown else np.nan,

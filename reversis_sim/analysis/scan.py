@@ -41,7 +41,7 @@ from ..record import (
     verify_part,
 )
 from .headline import quinola_tables, reversis_table
-from .pool_path import path_rows
+from .pool_path import ROW_MATCHES, ROW_PAYMENTS, path_rows
 from .scan_part import N_REASONS, Layout, add_sums, part_sums
 from .scan_pool import POOL_REASONS, path_blocks, path_part
 from .tables import UnitMoments, kind_of
@@ -183,14 +183,16 @@ class RunScan:
             return f"{readers[0]} decides by the pool it sees, so a deal's play depends on the pool carried into it"
         return None
 
-    def _path_table(self, block: str, keys: pl.DataFrame, kind: str = "pool_path") -> pl.DataFrame:
+    def _path_table(self, block: str, keys: pl.DataFrame, kind: str = "pool_path", row_matches: int = ROW_MATCHES
+                    ) -> pl.DataFrame:
         """The rows of a block of the pool-path sums, keyed by ``keys`` (one row per group; groups without a row of
-        data left out), with an ``estimator`` column."""
+        data left out), with an ``estimator`` column; a row's interval needs ``row_matches`` matches holding it."""
         widths = path_blocks(self.layout)
         names = list(widths)
         start = sum(widths[name] for name in names[:names.index(block)])
         part = self.sums["path"]
-        rows = path_rows(part.sums[start:start + widths[block]], part.dealers, *part.ante(), kind=kind)
+        rows = path_rows(part.sums[start:start + widths[block]], part.dealers, *part.ante(), kind=kind,
+                         row_matches=row_matches)
         frame = pl.concat([keys, pl.DataFrame(rows, schema_overrides={"n_units": pl.Int64, "n_deals": pl.Int64,
                                                                       "n_needed": pl.Int64})], how="horizontal")
         return frame.filter(pl.col("n_deals") > 0).with_columns(pl.lit("pool_path").alias("estimator"))
@@ -275,7 +277,8 @@ class RunScan:
         """:func:`.payments.fish_by_reason` by the key and direction of :func:`scan_run`'s ``reasons_by``; with
         ``estimator="pool_path"`` (and no ``direction``) the reasons that move the pool (``pool_double``,
         ``pool_won``, ``return``) estimated through the pool's expected size where the run allows it, every row
-        with the pool-path floor (:meth:`fish_by`)."""
+        with the pool-path floor (:meth:`fish_by`), and those three only where :data:`.pool_path.ROW_PAYMENTS` of
+        the run's matches hold a payment of them (their ``n_units``)."""
         lay = self.layout
         if lay.reasons_by is None:
             raise ValueError("this scan did not read the payments: scan_run(..., reasons_by='policy')")
@@ -303,7 +306,7 @@ class RunScan:
             return plain.with_columns(pl.lit("plain").alias("estimator"))
         pooled = key_frame.select(pl.col(by).gather(np.repeat(np.arange(K), len(POOL_REASONS)))).with_columns(
             pl.Series("reason", np.tile(POOL_REASONS, K), pl.String))
-        moved = self._path_table("reasons", pooled, kind="pool_path_reason")
+        moved = self._path_table("reasons", pooled, kind="pool_path_reason", row_matches=ROW_PAYMENTS)
         plain = plain.join(moved.select(keys), on=keys, how="anti").with_columns(pl.lit("plain").alias("estimator"))
         return pl.concat([plain, moved.select(plain.columns)]).sort(keys)
 

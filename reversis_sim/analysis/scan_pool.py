@@ -168,13 +168,16 @@ def path_part(seat_path: Path, pay_path: Path, lay: Layout) -> PathPart:
     light = np.concatenate([b[0] for b in blocks.values()], axis=1)
     sizes = np.concatenate([np.broadcast_to(b[1], b[0].shape) for b in blocks.values()], axis=1)
     events = np.concatenate([b[2] for b in blocks.values()], axis=1)
-    return PathPart(PathSums.of(sizes, light, events, outcomes), terms["dealers"], terms["antes"], None)
+    held = np.concatenate([b[3] if len(b) > 3 else np.broadcast_to(b[1], b[0].shape) > 0 for b in blocks.values()],
+                          axis=1)
+    return PathPart(PathSums.of(sizes, light, events, outcomes, held), terms["dealers"], terms["antes"], None)
 
 
 def path_terms(seat_path: Path, pay_path: Path, lay: Layout) -> dict | str:
     """The per-match terms of the pool-path sums of one part, or a sentence saying why the pool cannot be split off
     (:func:`split_pool`): ``blocks`` (a group block of :func:`path_blocks` -> (light totals (U, G), sizes (U, G)
-    or broadcastable, events (U, G, K))), ``outcomes`` (U, S * 3), ``dealers`` (K,) and ``antes``."""
+    or broadcastable, events (U, G, K)[, held (U, G): whether a match holds the row, where that is not having a
+    row of it])), ``outcomes`` (U, S * 3), ``dealers`` (K,) and ``antes``."""
     S = lay.n_seats
     t = read_columns(seat_path, SEAT_COLUMNS)
     split = split_pool(t, read_columns(pay_path, PAY_COLUMNS), S)
@@ -242,7 +245,8 @@ def path_terms(seat_path: Path, pay_path: Path, lay: Layout) -> dict | str:
         light_r = np.stack(lights, axis=2).reshape(U, -1)
         ev_r = np.stack(events, axis=2).reshape(U, -1, K)
         sizes_r = np.repeat(np.float64(K) * keyed.sum(axis=0)[None, :].repeat(U, 0), len(POOL_REASONS), axis=1)
-        blocks["reasons"] = (light_r, sizes_r, ev_r)
+        # a match holds a reason's row where it holds a payment of it (every match has a row of every reason)
+        blocks["reasons"] = (light_r, sizes_r, ev_r, (light_r != 0) | (ev_r != 0).any(axis=2))
 
     assert list(blocks) == list(path_blocks(lay))
     return {"blocks": blocks, "outcomes": outcome_counts(split, S), "dealers": dealers, "antes": antes}

@@ -25,11 +25,11 @@ from cov_common import BLOCK_SEED, TRUTH_SEED, judge, line  # noqa: E402
 from scipy import stats as st
 
 from reversis_sim.analysis.hands import N_VALUES, hand_features, pool_path_by_hand  # noqa: E402
-from reversis_sim.analysis.pool_path import ROW_MATCHES  # noqa: E402
+from reversis_sim.analysis.pool_path import ROW_MATCHES, ROW_PAYMENTS  # noqa: E402
 from reversis_sim.analysis.pool_path import path_rows as pool_path_rows  # noqa: E402
 from reversis_sim.analysis.scan import RunScan, scan_run  # noqa: E402
 from reversis_sim.analysis.scan_part import Moments, add_sums, part_sums, read_columns  # noqa: E402
-from reversis_sim.analysis.scan_pool import group_part, path_part  # noqa: E402
+from reversis_sim.analysis.scan_pool import POOL_REASONS, group_part, path_part  # noqa: E402
 from reversis_sim.analysis.stats import ratio_mean_ci_moments  # noqa: E402
 from reversis_sim.record import RunSpec, completed_chunks, part_path, payments_path, read_manifest  # noqa: E402
 
@@ -40,7 +40,14 @@ BLOCK_SEEDS, BLOCK_MATCHES = (BLOCK_SEED, BLOCK_SEED + 1), 1_000_000
 """The block runs of each seating: their seeds and their matches each."""
 CHUNK, SIZES, MIN_UNITS = 1_000, (1_000, 2_000, 10_000, 100_000), ROW_MATCHES
 """Matches per part of the block runs, the block sizes judged (matches), and the fewest of a block's matches that
-must hold a row for it to be judged (a rare hand: the floor of an interval counts the matches holding its row)."""
+must hold a row for it to be judged (a rare hand: the floor of an interval counts the matches holding its row; a
+reason that moves the pool counts the matches holding a payment of it, and needs ``ROW_PAYMENTS``, as ``analyze``)."""
+
+
+def _row_floor(name: str, est: str, keys: list) -> np.ndarray:
+    """The matches a block must hold of each row for it to be judged (the toolkit's floor of the row)."""
+    pool_row = [name == "fish_by_reason" and est != "plain" and k[-1] in POOL_REASONS for k in keys]
+    return np.where(pool_row, ROW_PAYMENTS, MIN_UNITS)
 TABLES = {"fish_by_seat": ["seat"], "fish_by_seat_zero_sum": ["seat"], "fish_by_position": ["position"],
           "fish_by_policy": ["policy"], "fish_by_reason": ["policy", "reason"], "quinola_cost": ["fate"],
           "holder_fish": ["who"], "fish_by_hearts": ["hearts"], "quinola_cost_by_guards": ["guards"]}
@@ -210,7 +217,8 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                     # a row is judged where at least 1,000 of the block's matches hold it (its floor counts those)
                     # and it varies: a row that is 0 in every match (in a table of one player every reason but the
                     # ante and the pool's nets to 0) has the interval [0, 0], which covers it and says nothing
-                    judged = np.isfinite(got["se"]) & (got["se"] > 0) & (got["n_units"] >= MIN_UNITS)
+                    varies = np.isfinite(got["se"]) & (got["se"] > 0)
+                    judged = varies & (got["n_units"] >= _row_floor(name, est, keys_t)[None, :])
                     r = judge(low, high, truth_v, judged)
                     printed = float(np.isfinite(got["ci_low"]).mean())
                     per_row = [judge(low[:, j], high[:, j], truth_v[:, j], judged[:, j]) for j in range(len(keys_t))]
@@ -219,6 +227,13 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                     rows.append({"part": "path", "seating": seating, "size": n, "table": name, "estimator": est,
                                  "rows": len(keys_t), "printed_share": printed, **r, "failing_rows": bad})
                     log(line(f"  {seating[:14]} n={n} {name} {est}", r) + (f"  rows failing: {bad}" if bad else ""))
+                    if name == "fish_by_reason" and est == "pool_path":  # the pool's reasons, each judged unfloored
+                        for j, k in enumerate(keys_t):
+                            if k[-1] in POOL_REASONS:
+                                rj = judge(low[:, j], high[:, j], truth_v[:, j], varies[:, j])
+                                held = np.median(got["n_units"][:, j])
+                                if rj["K"]:
+                                    log(line(f"    {'/'.join(k)[:22]}, held by {held:.0f}", rj))
                     if len(everything) > 1 and est != "plain":  # and each block run's blocks by themselves
                         for i, seed in enumerate(BLOCK_SEEDS):
                             cut = slice(at[i], at[i + 1])
