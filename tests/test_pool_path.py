@@ -178,7 +178,8 @@ def test_a_row_held_by_few_matches_prints_no_interval_and_says_how_many_would_ho
 def test_a_reason_that_moves_the_pool_counts_the_matches_holding_a_payment_of_it(mixed):
     """fish_by_reason through the pool's expected size: a row of the pool won, the doubling or the return is held by
     the matches in which the policy's seats, together, were paid or paid some of it in a deal (every match has a
-    row of every reason); below :data:`ROW_PAYMENTS` of them it needs more matches than the kind's floor."""
+    row of every reason); below :data:`ROW_PAYMENTS` of them it needs more matches than the kind's floor (the
+    return's own, ``pool_path_return``)."""
     pays = pl.read_parquet(sorted(mixed.glob("payments-*.parquet")))
     held = (pays.filter(pl.col("reason").cast(pl.String).is_in(["pool_double", "pool_won", "return"]))
             .group_by("match", "deal", "policy", "reason").agg(pl.col("amount").sum()).filter(pl.col("amount") != 0)
@@ -189,8 +190,28 @@ def test_a_reason_that_moves_the_pool_counts_the_matches_holding_a_payment_of_it
     assert table.height == 12 and (both["n_units"] == both["held"]).all(), both.select("policy", "reason", "n_units",
                                                                                         "held")
     matches = 8_000
-    floor = MIN_MATCHES["pool_path_reason"]
-    for n_units, need in zip(both["n_units"], both["n_needed"]):
+    for reason, n_units, need in zip(both["reason"], both["n_units"], both["n_needed"]):
+        floor = MIN_MATCHES["pool_path_return" if reason == "return" else "pool_path_reason"]
         rare = int(np.ceil(matches * ROW_PAYMENTS / max(n_units, 1))) if n_units < ROW_PAYMENTS else 0
-        assert need == max(floor, rare), (n_units, need)
+        assert need == max(floor, rare), (reason, n_units, need)
     assert (both.filter(pl.col("reason") == "return")["n_units"] < 0.2 * matches).all()  # the rare one
+
+
+def test_at_ten_thousand_matches_the_quinola_cost_prints_its_intervals_and_the_reasons_say_what_they_need(tmp_path):
+    """The README's main job a tenth the size (120,000 deals): the Quinola's cost by fate and overall prints its
+    intervals through the pool's expected size; fish by payment reason says the matches it needs (its kind's floor,
+    and the return of a rolled-back doubling, held by a few dozen of these matches, its own)."""
+    out = tmp_path / "tenth"
+    run(RunSpec.for_deals(PRESETS["parlett"], ["avoid"], deals=120_000, seed=23, chunk_matches=5_000), out)
+    tables = analysis_tables(out)
+    cost = tables["quinola_cost"]
+    assert set(cost["estimator"]) == {"pool_path"} and cost["ci_low"].is_finite().all()
+    assert (cost["n_needed"] == 0).all() and MIN_MATCHES["pool_path_cost"] <= 10_000
+    reasons = tables["fish_by_reason"].filter(pl.col("se") > 0)
+    assert set(reasons["reason"]) == {"ante", "pool_double", "pool_won", "return"}
+    assert reasons["ci_low"].is_nan().all() or reasons["ci_low"].is_null().all()
+    needs = dict(zip(reasons["reason"], reasons["n_needed"]))
+    assert needs["ante"] == needs["pool_won"] == needs["pool_double"] == MIN_MATCHES["pool_path_reason"] > 10_000
+    ret = reasons.filter(pl.col("reason") == "return").row(0, named=True)
+    assert ret["estimator"] == "pool_path" and ret["n_units"] < ROW_PAYMENTS
+    assert needs["return"] >= MIN_MATCHES["pool_path_return"] > MIN_MATCHES["pool_path_reason"]

@@ -14,10 +14,10 @@ What does work is to stop estimating the pool from its rare extremes: its dynami
 seat decides by the pool, a deal's play does not depend on the pool it carries, so the expected pool at every deal
 follows from how often a deal wins, keeps or doubles it, which a run counts with binomial precision. The
 pool-path estimator (:mod:`.pool_path`) values every doubling and win at that expected size: the same quantity,
-every term of its interval bounded. Its kinds (``pool_path``, ``pool_path_reason``, ``pool_path_tournament``,
-``pool_path_cost``, ``pool_path_hand``) hold from 2,000 to 100,000 matches by table; the plain kinds remain for
-the runs it does not cover (a search seat, a preset whose payments scale with the pool) and for
-``estimator="plain"``. The skewness corrections were measured too, built on the estimator's own per-match
+every term of its interval bounded. Its kinds (``pool_path``, ``pool_path_reason``, ``pool_path_return``,
+``pool_path_tournament``, ``pool_path_cost``, ``pool_path_hand``) hold from 2,000 to 100,000 matches by table;
+the plain kinds remain for the runs it does not cover (a search seat, a preset whose payments scale with the pool)
+and for ``estimator="plain"``. The skewness corrections were measured too, built on the estimator's own per-match
 influence: the Quinola's cost has no skew left to correct, and on fish by reason Johnson's and Hall's corrections
 trade misses between the rare rows and the studentized bootstrap covers less (docs/statistics.md §10).
 
@@ -44,9 +44,10 @@ MIN_MATCHES = {
     "error_rate": 1_000,
     "pool_path": 2_000,
     "pool_path_hand": 100_000,
-    "pool_path_reason": 100_000,
+    "pool_path_reason": 50_000,
+    "pool_path_return": 100_000,
     "pool_path_tournament": 10_000,
-    "pool_path_cost": 100_000,
+    "pool_path_cost": 10_000,
 }
 """The fewest matches from which the t interval of each kind of quantity held its 95% coverage, neither side
 missing more than the binomial band allows, in every configuration ``scripts/interval_coverage.py`` measured (parlett,
@@ -72,20 +73,27 @@ missing more than the binomial band allows, in every configuration ``scripts/int
   matches the four players' fish by hearts missed too often on seven seeds together (0.944, 165 below of 5,600:
   the hands without a heart, 55 misses of 700), at 100,000 they held;
 - ``pool_path_cost``: the Quinola's cost to its holder by fate and overall through the pool's expected size:
-  measured at 10,000 and 100,000 matches on seven block runs of the four players (seeds 2002-2008) and five of
-  avoid (2002-2006), each run's blocks judged against a truth pooled from the truth run and the *other* block runs
-  (7,000,000 and 5,000,000 matches; against the truth run alone, a truth a tenth of a block's error off moves every
-  block's misses to one side): at 10,000 the four players held (0.946, 67 above and 83 below of 2,800, every seed
-  inside its band) but avoid missed above too often (0.940, 68 of 2,000 over the 64 its band allows; seed 2002
-  alone 0.897), so it is printed from 100,000, where both held; its influence has no skew, so the
-  skewness-corrected intervals change nothing there;
+  measured at 10,000 to 100,000 matches on seven block runs of 1,000,000 matches of each table (seeds
+  2002-2008), each run's blocks judged against a truth pooled from the truth run and the *other* block runs
+  (7,000,000 matches; against the truth run alone, a truth a tenth of a block's error off moves every block's
+  misses to one side): at 10,000 both held (avoid 0.952, 71 above and 64 below of 2,800; the four players 0.946,
+  67 and 83), and so at 20,000, 50,000 and 100,000; its influence has no skew, so the skewness-corrected intervals
+  change nothing there;
 - ``pool_path_tournament``: a tournament's payoffs and ranking through the pool's expected size: measured on the
   tournament of avoid and tuned: at 4,000 matches it held on one seed and not on another, at 10,000 on both seeds
   measured (the default ``tournament`` plays 10,000 matches a pairing for it);
 - ``pool_path_reason``: fish by payment reason with the pool's reasons through its expected size, measured as the
-  Quinola's cost: at 10,000 the four players held (0.948, 926 above and 962 below of 36,400) but avoid's were too
-  narrow (0.939, 76 below of 2,000: its antes and the returns of a rolled-back doubling), and Johnson's and Hall's
-  corrections did not mend it before, so it is printed from 100,000, where both held;
+  Quinola's cost: at 10,000 both held (avoid 0.950, 48 above and 58 below of 2,100; the four players 0.948, 925
+  and 961 of 36,395), but at 20,000 the four players' did not (0.945, 470 and 523 of 18,200: too narrow, missing
+  below on five seeds of seven, the light rows of the Aces among them), at 50,000 and 100,000 both held; the
+  pool's reasons only where :data:`.pool_path.ROW_PAYMENTS` of the run's matches hold a payment of them;
+- ``pool_path_return``: the row of fish by reason of the return of a rolled-back doubling (a reversis made after
+  the J♥ doubled the pool), a rare payment: at a table of avoid about 54 of 10,000 matches hold one, and at 10,000
+  its interval missed below 29 times and above 7 of 700 blocks (a mean of a few large payments, skewed), at 20,000
+  and more it held (judged without the payment floor); its floor is by matches and not by the payments a run
+  happened to hold, which would print it in the runs that drew more of them than usual, whose means are off to
+  one side (at 50,000, where the median block held 272 and the rows of those holding 300 were printed, 2 of those
+  7 missed);
 - ``pool``: every other mean of fish: a policy's mean over several seats of a run (nothing but its share of the
   pool left), the Quinola's cost to its holder, fish by payment reason (the pool won, the doubling, the returns of
   a broken reversis), a tournament's ranking and its payoff against its own table, the tables by the hand dealt:

@@ -57,12 +57,16 @@ top of the run's size its kind needs: the coverage harness judged the rows held 
 matches (``scripts/coverage_parts/cov_path.py``)."""
 ROW_PAYMENTS = 300
 """The fewest matches that must hold a payment of a reason that moves the pool (the pool won, the doubling, the
-return of a rolled-back doubling) for its row of fish by reason to be printed, on top of the kind's floor. Such a
-row is a few large payments, each valued at the pool's expected size: with few of them its mean is skewed (the
-one-sided misses of a mean of rare events), whatever the number of matches. Measured on the return of a table of
-``avoid``, where about 93 of 10,000 matches hold one: at 10,000 matches its interval missed below 33 times and above
-7 of 700 blocks, at 100,000 (about 930) it held; the four players' returns, held by 344 to 665 of 10,000 matches,
-held at 10,000 (docs/statistics.md §10)."""
+return of a rolled-back doubling: their rows of fish by reason count the matches in which the row's seats, together,
+were paid or paid some of it) for its interval to be printed, on top of the kind's floor. Such a row is a few large
+payments, each valued at the pool's expected size, and its mean is skewed while they are few, whatever the number
+of matches: at a table of ``avoid`` the return, held by about 54 of 10,000 matches, missed below 29 times and above
+7 of 700 blocks of 10,000, and held from 20,000 matches (about 108). The return's own floor is by matches
+(``pool_path_return``); this one keeps a run whose table makes a reason rarer still from printing an interval
+built on a handful of payments. It is chosen well above where the measured rows held because a floor on a count
+the run drew prints the runs that drew more than usual, whose means lean to one side: every measured row holds far
+more at its kind's floor (the fewest, avoid's return at 100,000 matches, about 541), never near the edge
+(docs/statistics.md §10)."""
 
 
 def expected_pools(chances: np.ndarray, dealers: np.ndarray, ante_new: float, ante_carry: float
@@ -139,10 +143,11 @@ class PathSums:
 
 
 def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: float, level: float = 0.95,
-              kind: str = "pool_path", row_matches: int = ROW_MATCHES) -> list[dict]:
+              kind: str | list[str] = "pool_path", row_matches: int = ROW_MATCHES) -> list[dict]:
     """The rows of :func:`.tables.mean_table` (``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units``, ``n_deals``,
     ``n_needed``) of every group of ``sums``, estimated through the pool's expected size (module docstring);
-    the bounds NaN where the run has fewer matches than an interval of ``kind`` needs, or fewer than
+    the bounds NaN where the run has fewer matches than an interval of ``kind`` (one, or one per group) needs, or
+    fewer than
     ``row_matches`` of them hold the group's row (``n_units``: those matches; the standard error counts every
     match, each one moving the chances the estimate uses)."""
     outer = sums.outer
@@ -156,7 +161,8 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
     chances = np.divide(counts, seen[:, None], out=np.full_like(counts, 1.0 / N_OUTCOMES), where=seen[:, None] > 0)
     m, grad = expected_pools(chances, dealers, ante_new, ante_carry)
     rows = []
-    for o, occupied in zip(outer, sums.occupied):
+    kinds = [kind] * len(outer) if isinstance(kind, str) else list(kind)
+    for o, occupied, kind_g in zip(outer, sums.occupied, kinds, strict=True):
         s = o[0]
         n_obs, light, events = s[1], s[2], s[3:3 + K]
         mean = (light + m @ events) / n_obs if n_obs > 0 else np.nan
@@ -166,7 +172,7 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
         var_sum = max(float(a @ o @ a), 0.0)
         units = int(round(G))
         se = np.sqrt(units / (units - 1) * var_sum) / n_obs if units > 1 and n_obs > 0 else np.nan
-        need = n_needed(units, kind)
+        need = n_needed(units, kind_g)
         if occupied < row_matches:  # a rare row: the matches in which row_matches of them would hold it
             need = max(need, int(np.ceil(units * row_matches / max(int(occupied), 1))), units + 1)
         half = t_ppf(0.5 + level / 2, units - 1) * se if units > 1 else np.nan

@@ -183,8 +183,8 @@ class RunScan:
             return f"{readers[0]} decides by the pool it sees, so a deal's play depends on the pool carried into it"
         return None
 
-    def _path_table(self, block: str, keys: pl.DataFrame, kind: str = "pool_path", row_matches: int = ROW_MATCHES
-                    ) -> pl.DataFrame:
+    def _path_table(self, block: str, keys: pl.DataFrame, kind: str | list[str] = "pool_path",
+                    row_matches: int = ROW_MATCHES) -> pl.DataFrame:
         """The rows of a block of the pool-path sums, keyed by ``keys`` (one row per group; groups without a row of
         data left out), with an ``estimator`` column; a row's interval needs ``row_matches`` matches holding it."""
         widths = path_blocks(self.layout)
@@ -277,8 +277,9 @@ class RunScan:
         """:func:`.payments.fish_by_reason` by the key and direction of :func:`scan_run`'s ``reasons_by``; with
         ``estimator="pool_path"`` (and no ``direction``) the reasons that move the pool (``pool_double``,
         ``pool_won``, ``return``) estimated through the pool's expected size where the run allows it, every row
-        with the pool-path floor (:meth:`fish_by`), and those three only where :data:`.pool_path.ROW_PAYMENTS` of
-        the run's matches hold a payment of them (their ``n_units``)."""
+        with the pool-path floor of reasons (the return of a rolled-back doubling, a rare payment, with its own:
+        ``pool_path_return``), and those three only where :data:`.pool_path.ROW_PAYMENTS` of the run's matches hold
+        a payment of them (their ``n_units``)."""
         lay = self.layout
         if lay.reasons_by is None:
             raise ValueError("this scan did not read the payments: scan_run(..., reasons_by='policy')")
@@ -306,7 +307,8 @@ class RunScan:
             return plain.with_columns(pl.lit("plain").alias("estimator"))
         pooled = key_frame.select(pl.col(by).gather(np.repeat(np.arange(K), len(POOL_REASONS)))).with_columns(
             pl.Series("reason", np.tile(POOL_REASONS, K), pl.String))
-        moved = self._path_table("reasons", pooled, kind="pool_path_reason", row_matches=ROW_PAYMENTS)
+        kinds = ["pool_path_return" if r == "return" else "pool_path_reason" for r in pooled["reason"]]
+        moved = self._path_table("reasons", pooled, kind=kinds, row_matches=ROW_PAYMENTS)
         plain = plain.join(moved.select(keys), on=keys, how="anti").with_columns(pl.lit("plain").alias("estimator"))
         return pl.concat([plain, moved.select(plain.columns)]).sort(keys)
 
