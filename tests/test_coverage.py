@@ -122,3 +122,23 @@ def test_the_pooled_truth_averages_the_other_runs_and_combines_their_errors(harn
     mean, se = cov_path._pooled(truth, others, [("a",), ("b",)])
     assert mean.tolist() == [2.0, 6.0]
     assert se == pytest.approx([0.5 / 3, 0.5 / 2])
+
+
+def test_the_rows_of_a_block_judged_together_allow_for_their_correlation_and_still_fail_a_narrow_interval(harness):
+    """``judge_blocks``: rows of one block that share its luck make the count of misses spread more than a binomial
+    of independent rows (design effect > 1, a wider band); independent rows keep the binomial band; and an
+    interval too narrow for its rows fails either way."""
+    common, _ = harness
+    rng = np.random.default_rng(11)
+    B, R = 400, 12
+    every = np.ones((B, R), bool)
+    alone = rng.normal(size=(B, R))
+    free = common.judge_blocks(alone - 1.96, alone + 1.96, 0.0, every)
+    assert free["deff_side"] < 1.3 and free["holds"]
+    assert abs(free["side_band_high"] - common.judge(alone - 1.96, alone + 1.96, 0.0)["side_band_high"]) <= \
+        0.3 * free["side_band_high"]
+    shared = 0.8 * rng.normal(size=(B, 1)) + 0.6 * rng.normal(size=(B, R))  # each row still N(0, 1)
+    tied = common.judge_blocks(shared - 1.96, shared + 1.96, 0.0, every)
+    assert tied["deff_side"] > 2 and tied["side_band_high"] > free["side_band_high"] and tied["holds"]
+    narrow = common.judge_blocks(shared - 1.5, shared + 1.5, 0.0, every)  # 13% misses
+    assert not narrow["holds"] and "too narrow" in narrow["verdict"]

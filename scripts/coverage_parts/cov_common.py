@@ -41,6 +41,44 @@ def judge(low, high, truth, printed=None) -> dict:
             "holds": not fails}
 
 
+def judge_blocks(low, high, truth, judged) -> dict:
+    """:func:`judge` for intervals of several rows of the same blocks (arrays (blocks, rows)), with bands that allow
+    for the rows of a block being correlated (views of the same deals: a block whose estimates came out low misses
+    on several rows at once), so that the count of misses spreads more than a binomial of independent rows. Each
+    side's design effect is the variance of the blocks' counts of misses over the binomial variance of their judged
+    rows (at least 1); the bands are the binomial bands of ``K / deff`` trials, scaled back by ``deff``."""
+    low, high = np.asarray(low, float), np.asarray(high, float)
+    truth = np.broadcast_to(np.asarray(truth, float), low.shape)
+    keep = np.asarray(judged, bool)
+    rows = keep.sum(axis=1)
+    above = ((truth > high) & keep).sum(axis=1)
+    below = ((truth < low) & keep).sum(axis=1)
+    K = int(rows.sum())
+    if K == 0 or len(rows) < 2:
+        return {"K": K, "verdict": "none judged", "holds": True}
+
+    def deff(counts, p):
+        return max(float(np.var(counts, ddof=1)) / float(np.mean(rows * p * (1 - p))), 1.0)
+
+    d_side, d_all = max(deff(above, 0.025), deff(below, 0.025)), deff(above + below, 0.05)
+    side_high = st.binom.interval(0.95, max(int(round(K / d_side)), 1), 0.025)[1] * d_side
+    cov_low = K - st.binom.interval(0.95, max(int(round(K / d_all)), 1), 0.05)[1] * d_all
+    n_above, n_below = int(above.sum()), int(below.sum())
+    fails = [w for w, bad in (("too narrow", K - n_above - n_below < cov_low), ("misses above", n_above > side_high),
+                              ("misses below", n_below > side_high)) if bad]
+    return {"K": K, "blocks": len(rows), "deff_side": d_side, "deff_both": d_all, "side_band_high": side_high,
+            "coverage_band_low": cov_low / K, "above": n_above, "below": n_below,
+            "verdict": ", ".join(fails) if fails else "holds", "holds": not fails}
+
+
+def line_blocks(label: str, r: dict) -> str:
+    if r["K"] == 0 or "deff_side" not in r:
+        return f"{label:<46} {r['verdict']:>12}"
+    return (f"{label:<46} {r['blocks']} blocks, design effect {r['deff_side']:.2f} a side, {r['deff_both']:.2f} "
+            f"both: above {r['above']} below {r['below']} (<= {r['side_band_high']:.0f}), coverage band from "
+            f"{r['coverage_band_low']:.3f}  {r['verdict']}")
+
+
 def line(label: str, r: dict) -> str:
     if not r["K"]:
         return f"{label:<46} {'none printed':>12}"

@@ -21,7 +21,7 @@ import cov_runs as runs  # noqa: E402
 import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
-from cov_common import BLOCK_SEED, TRUTH_SEED, judge, line  # noqa: E402
+from cov_common import BLOCK_SEED, TRUTH_SEED, judge, judge_blocks, line, line_blocks  # noqa: E402
 from scipy import stats as st
 
 from reversis_sim.analysis.hands import N_VALUES, hand_features, pool_path_by_hand  # noqa: E402
@@ -224,9 +224,13 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                     per_row = [judge(low[:, j], high[:, j], truth_v[:, j], judged[:, j]) for j in range(len(keys_t))]
                     bad = [f"{'/'.join(keys_t[j])}: {p['verdict']} ({p['above']}+{p['below']} of {p['K']})"
                            for j, p in enumerate(per_row) if p["K"] and not p["holds"]]
+                    together = judge_blocks(low, high, truth_v, judged) if len(keys_t) > 1 else None
                     rows.append({"part": "path", "seating": seating, "size": n, "table": name, "estimator": est,
-                                 "rows": len(keys_t), "printed_share": printed, **r, "failing_rows": bad})
+                                 "rows": len(keys_t), "printed_share": printed, **r, "failing_rows": bad,
+                                 "rows_together": together})
                     log(line(f"  {seating[:14]} n={n} {name} {est}", r) + (f"  rows failing: {bad}" if bad else ""))
+                    if together is not None and est != "plain":
+                        log(line_blocks("    the rows of a block together", together))
                     if name == "fish_by_reason" and est == "pool_path":  # the pool's reasons, each judged unfloored
                         for j, k in enumerate(keys_t):
                             if k[-1] in POOL_REASONS:
