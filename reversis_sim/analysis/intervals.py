@@ -85,7 +85,8 @@ missing more than the binomial band allows, in every configuration ``scripts/int
 - ``pool_path_reason``: fish by payment reason with the pool's reasons through its expected size, measured as the
   Quinola's cost: at 10,000 both held (avoid 0.950, 48 above and 58 below of 2,100; the four players 0.948, 925
   and 961 of 36,395), but at 20,000 the four players' did not (0.945, 470 and 523 of 18,200: too narrow, missing
-  below on five seeds of seven, the light rows of the Aces among them), at 50,000 and 100,000 both held; the
+  below on five seeds of seven, the light rows of the Aces among them; also with the band widened for the
+  correlation of a block's rows), at 50,000 and 100,000 both held; the
   pool's reasons only where :data:`.pool_path.ROW_PAYMENTS` of the run's matches hold a payment of them;
 - ``pool_path_return``: the row of fish by reason of the return of a rolled-back doubling (a reversis made after
   the J♥ doubled the pool), a rare payment: at a table of avoid about 54 of 10,000 matches hold one, and at 10,000
