@@ -103,6 +103,11 @@ def test_simulate_writes_a_run_and_prints_a_summary_as_json(tmp_path):
     assert {"fish_by_seat", "quinola_fate", "reversis_rates"} <= set(tables)
     csv = run("analyze", str(out), "--format", "csv", "--table", "fish_by_position").output
     assert csv.splitlines()[0].startswith("position,mean,se,ci_low,ci_high")
+    # as text into a pipe (no terminal): one line a row, no name or title cut into two
+    text = run("analyze", str(out), "--table", "fish_by_reason").output
+    header = next(line for line in text.splitlines() if line.startswith("| policy"))
+    assert "| n_needed |" in header and "| estimator |" in header, text
+    assert any("| pool_double " in line for line in text.splitlines()), text
 
 
 def test_analyze_refuses_a_folder_that_is_not_a_run(tmp_path):
