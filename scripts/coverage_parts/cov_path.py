@@ -237,7 +237,7 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                                 rj = judge(low[:, j], high[:, j], truth_v[:, j], varies[:, j])
                                 held = np.median(got["n_units"][:, j])
                                 if rj["K"]:
-                                    log(line(f"    {'/'.join(k)[:22]}, held by {held:.0f}", rj))
+                                    log(line(f"    {k[0][:12]}/{k[-1]}, held by {held:.0f}", rj))
                     if len(everything) > 1 and est != "plain":  # and each block run's blocks by themselves
                         for i, seed in enumerate(BLOCK_SEEDS):
                             cut = slice(at[i], at[i + 1])
