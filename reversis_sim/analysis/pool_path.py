@@ -147,9 +147,8 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
     """The rows of :func:`.tables.mean_table` (``mean``, ``se``, ``ci_low``, ``ci_high``, ``n_units``, ``n_deals``,
     ``n_needed``) of every group of ``sums``, estimated through the pool's expected size (module docstring);
     the bounds NaN where the run has fewer matches than an interval of ``kind`` (one, or one per group) needs, or
-    fewer than
-    ``row_matches`` of them hold the group's row (``n_units``: those matches; the standard error counts every
-    match, each one moving the chances the estimate uses)."""
+    fewer than ``row_matches`` of them hold the group's row (``n_units``: those matches; the standard error counts
+    every match, each one moving the chances the estimate uses)."""
     outer = sums.outer
     K = len(dealers)
     J = (outer.shape[1] - 3 - K) // N_OUTCOMES

@@ -33,12 +33,17 @@ def judge(low, high, truth, printed=None) -> dict:
     coverage = (K - above - below) / K
     cov_low, cov_high = band(K, 0.95)
     side_high = band(K, 0.025)[1]
-    fails = [w for w, bad in (("too narrow", K - above - below < cov_low), ("misses above", above > side_high),
-                              ("misses below", below > side_high)) if bad]
+    fails = _fails(K, above, below, cov_low, side_high)
     verdict = ", ".join(fails) if fails else ("holds*" if K - above - below > cov_high else "holds")
     return {"K": K, "coverage": coverage, "band": [cov_low / K, cov_high / K], "above": above, "below": below,
             "side_band_high": side_high, "width": float(np.mean(high - low)), "verdict": verdict,
             "holds": not fails}
+
+
+def _fails(K: int, above: int, below: int, cov_low: float, side_high: float) -> list[str]:
+    """What a count of misses fails of its bands: the coverage's lower bound (in rows covered) and a side's upper."""
+    return [w for w, bad in (("too narrow", K - above - below < cov_low), ("misses above", above > side_high),
+                             ("misses below", below > side_high)) if bad]
 
 
 def judge_blocks(low, high, truth, judged) -> dict:
@@ -64,8 +69,7 @@ def judge_blocks(low, high, truth, judged) -> dict:
     side_high = st.binom.interval(0.95, max(int(round(K / d_side)), 1), 0.025)[1] * d_side
     cov_low = K - st.binom.interval(0.95, max(int(round(K / d_all)), 1), 0.05)[1] * d_all
     n_above, n_below = int(above.sum()), int(below.sum())
-    fails = [w for w, bad in (("too narrow", K - n_above - n_below < cov_low), ("misses above", n_above > side_high),
-                              ("misses below", n_below > side_high)) if bad]
+    fails = _fails(K, n_above, n_below, cov_low, side_high)
     return {"K": K, "blocks": len(rows), "deff_side": d_side, "deff_both": d_all, "side_band_high": side_high,
             "coverage_band_low": cov_low / K, "above": n_above, "below": n_below,
             "verdict": ", ".join(fails) if fails else "holds", "holds": not fails}

@@ -43,16 +43,17 @@ CHUNK, SIZES, MIN_UNITS = 1_000, (1_000, 2_000, 10_000, 100_000), ROW_MATCHES
 must hold a row for it to be judged (a rare hand: the floor of an interval counts the matches holding its row; a
 reason that moves the pool counts the matches holding a payment of it, and needs ``ROW_PAYMENTS``, as ``analyze``)."""
 
-
-def _row_floor(name: str, est: str, keys: list) -> np.ndarray:
-    """The matches a block must hold of each row for it to be judged (the toolkit's floor of the row)."""
-    pool_row = [name == "fish_by_reason" and est != "plain" and k[-1] in POOL_REASONS for k in keys]
-    return np.where(pool_row, ROW_PAYMENTS, MIN_UNITS)
 TABLES = {"fish_by_seat": ["seat"], "fish_by_seat_zero_sum": ["seat"], "fish_by_position": ["position"],
           "fish_by_policy": ["policy"], "fish_by_reason": ["policy", "reason"], "quinola_cost": ["fate"],
           "holder_fish": ["who"], "fish_by_hearts": ["hearts"], "quinola_cost_by_guards": ["guards"]}
 HANDS = {"fish_by_hearts": ("hearts", "fish", False), "quinola_cost_by_guards": ("guards", "quinola_net", True)}
 """The tables by the hand dealt judged: (feature, value, the seats dealt the J♥ alone)."""
+
+
+def _row_floor(name: str, est: str, keys: list) -> np.ndarray:
+    """The matches a block must hold of each row for it to be judged (the toolkit's floor of the row)."""
+    pool_row = [name == "fish_by_reason" and est != "plain" and k[-1] in POOL_REASONS for k in keys]
+    return np.where(pool_row, ROW_PAYMENTS, MIN_UNITS)
 
 
 def _hand_part(seat, pay, n_seats, rules) -> dict:
