@@ -9,7 +9,7 @@ import pytest
 
 from reversis_sim.analysis import analysis_tables, summarize_run
 from reversis_sim.analysis.intervals import MIN_MATCHES
-from reversis_sim.analysis.pool_path import ROW_MATCHES, ROW_PAYMENTS, PathSums, expected_pools, path_rows
+from reversis_sim.analysis.pool_path import ROW_MATCHES, ROW_PAYMENTS, PathSums, expected_pools, path_rows, rare_reasons
 from reversis_sim.analysis.scan import scan_run
 from reversis_sim.record import RunSpec
 from reversis_sim.rules import PRESETS
@@ -175,26 +175,48 @@ def test_a_row_held_by_few_matches_prints_no_interval_and_says_how_many_would_ho
     assert PathSums.of(sizes, light, events, outcomes.reshape(U, -1)).occupied.tolist() == [U, U]  # by rows alone
 
 
-def test_a_reason_that_moves_the_pool_counts_the_matches_holding_a_payment_of_it(mixed):
-    """fish_by_reason through the pool's expected size: a row of the pool won, the doubling or the return is held by
-    the matches in which the policy's seats, together, were paid or paid some of it in a deal (every match has a
-    row of every reason); below :data:`ROW_PAYMENTS` of them it needs more matches than the kind's floor (the
-    return's own, ``pool_path_return``)."""
-    pays = pl.read_parquet(sorted(mixed.glob("payments-*.parquet")))
-    held = (pays.filter(pl.col("reason").cast(pl.String).is_in(["pool_double", "pool_won", "return"]))
-            .group_by("match", "deal", "policy", "reason").agg(pl.col("amount").sum()).filter(pl.col("amount") != 0)
-            .group_by("policy", "reason").agg(pl.col("match").n_unique().alias("held"))
-            .with_columns(pl.col("policy").cast(pl.String), pl.col("reason").cast(pl.String)))
-    table = analysis_tables(mixed)["fish_by_reason"].filter(pl.col("estimator") == "pool_path")
+def test_every_reason_counts_the_matches_holding_a_payment_of_it(mixed):
+    """fish_by_reason through the pool's expected size: a row is held by the matches in which the policy's seats,
+    together, were paid or paid some of it (a reason that moves the pool: in some deal; any other: over the match,
+    the sample its mean is taken over), not by every match (every match has a row of every reason); below
+    :data:`ROW_PAYMENTS` of them it prints no interval and needs more matches than its kind's floor (the return's
+    own, ``pool_path_return``). A row no match holds is a payment between seats of one policy, 0 in every match."""
+    pays = pl.read_parquet(sorted(mixed.glob("payments-*.parquet"))).with_columns(
+        pl.col("policy").cast(pl.String), pl.col("reason").cast(pl.String))
+    pool = pl.col("reason").is_in(["pool_double", "pool_won", "return"])
+    held = pl.concat([
+        pays.filter(pool).group_by("match", "deal", "policy", "reason").agg(pl.col("amount").sum()),
+        pays.filter(~pool).group_by("match", "policy", "reason").agg(pl.col("amount").sum())], how="diagonal"
+    ).filter(pl.col("amount") != 0).group_by("policy", "reason").agg(pl.col("match").n_unique().alias("held"))
+    table = analysis_tables(mixed)["fish_by_reason"]
     both = table.join(held, on=["policy", "reason"], how="left").with_columns(pl.col("held").fill_null(0))
-    assert table.height == 12 and (both["n_units"] == both["held"]).all(), both.select("policy", "reason", "n_units",
-                                                                                        "held")
     matches = 8_000
-    for reason, n_units, need in zip(both["reason"], both["n_units"], both["n_needed"]):
+    assert table.height == 52 and set(both.filter(pl.col("held") == 0)["n_units"]) <= {matches}
+    held_rows = both.filter(pl.col("held") > 0)
+    assert (held_rows["n_units"] == held_rows["held"]).all(), held_rows.select("policy", "reason", "n_units", "held")
+    for reason, n_units, need, low in zip(held_rows["reason"], held_rows["n_units"], held_rows["n_needed"],
+                                          held_rows["ci_low"]):
         floor = MIN_MATCHES["pool_path_return" if reason == "return" else "pool_path_reason"]
-        rare = int(np.ceil(matches * ROW_PAYMENTS / max(n_units, 1))) if n_units < ROW_PAYMENTS else 0
-        assert need == max(floor, rare), (reason, n_units, need)
+        rare = int(np.ceil(matches * ROW_PAYMENTS / n_units)) if n_units < ROW_PAYMENTS else 0
+        assert need == max(floor, rare) and np.isnan(low), (reason, n_units, need)
+    rare_plain = held_rows.filter(~pl.col("reason").is_in(["pool_double", "pool_won", "return"])
+                                  & (pl.col("n_units") < ROW_PAYMENTS))
+    assert rare_plain.height and (rare_plain["n_needed"] > MIN_MATCHES["pool_path_reason"]).any()
     assert (both.filter(pl.col("reason") == "return")["n_units"] < 0.2 * matches).all()  # the rare one
+
+
+def test_a_rare_reason_needs_the_matches_in_which_enough_would_hold_it():
+    """rare_reasons on three rows of 20,000 matches whose kind needs no more: held by none (0 in every match: it
+    keeps its interval [0, 0]), by 100 (needs the 60,000 matches in which 300 would hold it, no interval), by 500
+    (printed, its ``n_units`` the 500)."""
+    table = pl.DataFrame({"reason": ["none", "rare", "common"], "mean": [0.0, 0.1, 0.2], "se": [0.0, 0.01, 0.01],
+                          "ci_low": [0.0, 0.08, 0.18], "ci_high": [0.0, 0.12, 0.22], "n_units": [20_000] * 3,
+                          "n_deals": [240_000] * 3, "n_needed": [0, 0, 0], "held": [0, 100, 500]})
+    out = rare_reasons(table, row_payments=300)
+    assert out.columns == [c for c in table.columns if c != "held"]
+    assert out["n_units"].to_list() == [20_000, 100, 500] and out["n_needed"].to_list() == [0, 60_000, 0]
+    assert out["ci_low"][0] == 0.0 and np.isnan(out["ci_low"][1]) and np.isnan(out["ci_high"][1])
+    assert out["ci_low"][2] == 0.18 and out["ci_high"][2] == 0.22
 
 
 def test_at_ten_thousand_matches_the_quinola_cost_prints_its_intervals_and_the_reasons_say_what_they_need(tmp_path):

@@ -41,7 +41,7 @@ from ..record import (
     verify_part,
 )
 from .headline import quinola_tables, reversis_table
-from .pool_path import ROW_MATCHES, ROW_PAYMENTS, path_rows
+from .pool_path import ROW_MATCHES, ROW_PAYMENTS, path_rows, rare_reasons
 from .scan_part import N_REASONS, Layout, add_sums, part_sums
 from .scan_pool import POOL_REASONS, path_blocks, path_part
 from .tables import UnitMoments, kind_of
@@ -305,6 +305,8 @@ class RunScan:
             return plain
         if not path:
             return plain.with_columns(pl.lit("plain").alias("estimator"))
+        held = grid.filter(pl.Series(keep)).with_columns(pl.Series("held", self.sums["reason_held"][keep]))
+        plain = rare_reasons(plain.join(held, on=keys, how="left"))
         pooled = key_frame.select(pl.col(by).gather(np.repeat(np.arange(K), len(POOL_REASONS)))).with_columns(
             pl.Series("reason", np.tile(POOL_REASONS, K), pl.String))
         kinds = ["pool_path_return" if r == "return" else "pool_path_reason" for r in pooled["reason"]]

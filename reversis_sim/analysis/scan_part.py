@@ -313,4 +313,7 @@ def _payment_sums(path: Path, lay: Layout, matches: np.ndarray, deals: np.ndarra
         per_key = np.ones(S)
     sizes = np.repeat(deals * per_key, G, axis=1)  # (U, K * G): every group of a key, a unit in every match
     rows = np.bincount(cell % G if lay.direction else t["reason"], minlength=G)
-    return {"reasons": Moments(totals.reshape(U, -1), sizes), "reason_rows": rows}
+    totals = totals.reshape(U, -1)
+    # per group, the matches holding a payment of it (a rare reason's floor counts these)
+    return {"reasons": Moments(totals, sizes), "reason_rows": rows,
+            "reason_held": np.count_nonzero(totals, axis=0).astype(np.int64)}

@@ -51,9 +51,9 @@ HANDS = {"fish_by_hearts": ("hearts", "fish", False), "quinola_cost_by_guards": 
 
 
 def _row_floor(name: str, est: str, keys: list) -> np.ndarray:
-    """The matches a block must hold of each row for it to be judged (the toolkit's floor of the row)."""
-    pool_row = [name == "fish_by_reason" and est != "plain" and k[-1] in POOL_REASONS for k in keys]
-    return np.where(pool_row, ROW_PAYMENTS, MIN_UNITS)
+    """The matches a block must hold of each row for it to be judged (the toolkit's floor of the row: a reason's
+    row, through the pool's path, counts the matches holding a payment of it)."""
+    return np.full(len(keys), ROW_PAYMENTS if name == "fish_by_reason" and est != "plain" else MIN_UNITS)
 
 
 def _hand_part(seat, pay, n_seats, rules) -> dict:
@@ -232,11 +232,11 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                     log(line(f"  {seating[:14]} n={n} {name} {est}", r) + (f"  rows failing: {bad}" if bad else ""))
                     if together is not None and est != "plain":
                         log(line_blocks("    the rows of a block together", together))
-                    if name == "fish_by_reason" and est == "pool_path":  # the pool's reasons, each judged unfloored
+                    if name == "fish_by_reason" and est == "pool_path":  # the pool's and rare reasons, unfloored
                         for j, k in enumerate(keys_t):
-                            if k[-1] in POOL_REASONS:
+                            held = np.nanmedian(got["n_units"][:, j])
+                            if k[-1] in POOL_REASONS or held < MIN_UNITS:
                                 rj = judge(low[:, j], high[:, j], truth_v[:, j], varies[:, j])
-                                held = np.median(got["n_units"][:, j])
                                 if rj["K"]:
                                     log(line(f"    {k[0][:12]}/{k[-1]}, held by {held:.0f}", rj))
                     if len(everything) > 1 and est != "plain":  # and each block run's blocks by themselves
