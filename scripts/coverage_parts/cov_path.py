@@ -211,7 +211,9 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                     per = [_keyed(b[est.split(",")[0]][name], keys) for b in blocks]
                     got = {f: np.array([[b[k][f] if k in b and b[k][f] is not None else np.nan for k in keys_t]
                                         for b in per], float) for f in ("mean", "se", "n_units", "ci_low")}
-                    q = st.t.ppf(0.975, np.maximum(got["n_units"] - 1, 1))
+                    # the toolkit's degrees of freedom: a plain row's matches holding it, a pool-path row's every
+                    # match of the block (its n_units counts the matches holding the row, or a payment of it)
+                    q = st.t.ppf(0.975, np.maximum(got["n_units"] - 1, 1) if est == "plain" else n - 1)
                     # judged against a truth that has its own error: the block's and the truth's variances added
                     se = np.hypot(got["se"], np.nan_to_num(truth_se)) if "truth" in est else got["se"]
                     low, high = got["mean"] - q * se, got["mean"] + q * se
