@@ -58,17 +58,18 @@ ROW_MATCHES = 1_000
 top of the run's size its kind needs: the coverage harness judged the rows held by at least this many of a block's
 matches (``scripts/coverage_parts/cov_path.py``)."""
 ROW_PAYMENTS = 300
-"""The fewest matches that must hold a payment of a reason that moves the pool (the pool won, the doubling, the
-return of a rolled-back doubling: their rows of fish by reason count the matches in which the row's seats, together,
-were paid or paid some of it) for its interval to be printed, on top of the kind's floor. Such a row is a few large
-payments, each valued at the pool's expected size, and its mean is skewed while they are few, whatever the number
-of matches: at a table of ``avoid`` the return, held by about 54 of 10,000 matches, missed below 29 times and above
-7 of 700 blocks of 10,000, and held from 20,000 matches (about 108). The return's own floor is by matches
-(``pool_path_return``); this one keeps a run whose table makes a reason rarer still from printing an interval
-built on a handful of payments. It is chosen well above where the measured rows held because a floor on a count
-the run drew prints the runs that drew more than usual, whose means lean to one side: every measured row holds far
-more at its kind's floor (the fewest, avoid's return at 100,000 matches, about 541), never near the edge
-(docs/statistics.md §10)."""
+"""The fewest matches that must hold a payment of a reason (their rows of fish by reason count the matches in which
+the row's seats, together, were paid or paid some of it) for its interval to be printed, on top of the kind's
+floor. A rare reason's row is a few large payments, each of the pool's reasons valued at the pool's expected size,
+and its mean is skewed while they are few, whatever the number of matches: at a table of ``avoid`` the return of a
+rolled-back doubling, held by about 54 of 10,000 matches, missed below 29 times and above 7 of 700 blocks of 10,000
+(it holds from 20,000, about 108); at a table of four players the broken reversis of ``avoid``, held by about 45,
+missed above 32 times of 700, and on four more seeds that of ``saver`` missed above 12 times and below 2 of 200
+blocks of 20,000 (held by about 113) and 6 and 1 of 80 blocks of 50,000 (about 282). The return's own floor is by
+matches (``pool_path_return``); this one keeps a run whose table makes a reason rare from printing an interval built
+on a handful of payments. A floor on a count the run drew prints the runs that drew more than usual, whose means
+lean to one side, so it is a guard, not a measured floor: every row printed at the measured kinds' floors holds far
+more, but for the broken reversis, which it withholds (docs/statistics.md §10)."""
 
 
 def expected_pools(chances: np.ndarray, dealers: np.ndarray, ante_new: float, ante_carry: float

@@ -278,8 +278,8 @@ class RunScan:
         ``estimator="pool_path"`` (and no ``direction``) the reasons that move the pool (``pool_double``,
         ``pool_won``, ``return``) estimated through the pool's expected size where the run allows it, every row
         with the pool-path floor of reasons (the return of a rolled-back doubling, a rare payment, with its own:
-        ``pool_path_return``), and those three only where :data:`.pool_path.ROW_PAYMENTS` of the run's matches hold
-        a payment of them (their ``n_units``)."""
+        ``pool_path_return``), and every row only where :data:`.pool_path.ROW_PAYMENTS` of the run's matches hold
+        a payment of it (its ``n_units``; :func:`.pool_path.rare_reasons`)."""
         lay = self.layout
         if lay.reasons_by is None:
             raise ValueError("this scan did not read the payments: scan_run(..., reasons_by='policy')")
