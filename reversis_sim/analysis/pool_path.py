@@ -57,19 +57,22 @@ ROW_MATCHES = 1_000
 """The fewest matches that must hold a row (a hand value, a fate, a reason paid) for its interval to be printed, on
 top of the run's size its kind needs: the coverage harness judged the rows held by at least this many of a block's
 matches (``scripts/coverage_parts/cov_path.py``)."""
-ROW_PAYMENTS = 300
+ROW_PAYMENTS = 150
 """The fewest matches that must hold a payment of a reason (their rows of fish by reason count the matches in which
 the row's seats, together, were paid or paid some of it) for its interval to be printed, on top of the kind's
-floor. A rare reason's row is a few large payments, each of the pool's reasons valued at the pool's expected size,
+floor. A rare reason's row is a few large payments (each of the pool's reasons valued at the pool's expected size),
 and its mean is skewed while they are few, whatever the number of matches: at a table of ``avoid`` the return of a
-rolled-back doubling, held by about 54 of 10,000 matches, missed below 29 times and above 7 of 700 blocks of 10,000
-(it holds from 20,000, about 108); at a table of four players the broken reversis of ``avoid``, held by about 45,
-missed above 32 times of 700, and on four more seeds that of ``saver`` missed above 12 times and below 2 of 200
-blocks of 20,000 (held by about 113) and 6 and 1 of 80 blocks of 50,000 (about 282). The return's own floor is by
-matches (``pool_path_return``); this one keeps a run whose table makes a reason rare from printing an interval built
-on a handful of payments. A floor on a count the run drew prints the runs that drew more than usual, whose means
-lean to one side, so it is a guard, not a measured floor: every row printed at the measured kinds' floors holds far
-more, but for the broken reversis, which it withholds (docs/statistics.md §10)."""
+rolled-back doubling, held by about 54 of 10,000 matches, missed below 29 times and above 7 of 700 blocks of 10,000;
+at a table of four players the broken reversis of ``avoid``, held by about 36, missed above 32 times and below 7 of
+700. Rows held by 100 to 300 mostly held, now and then missing on one side (``saver``'s broken reversis, about 113
+payments at 20,000 matches: 13 above and 2 below of 200 blocks on four seeds, 8 and 9 of 350 on seven others).
+
+A floor on a count the run drew prints the runs that drew more than usual, whose means lean to one side: with 300,
+``saver``'s broken reversis at 50,000 matches (about 284 payments) was printed in 22 blocks of 140 and missed below
+in 7 of them. So this is a guard, set where no measured row's count lies near it at its kind's floor (the fewest
+there, ``avoid``'s broken reversis at 50,000 matches, about 182) and some three times the counts at which rows
+failed; a table whose players make a reason rarer than any measured says how many matches its row needs
+(docs/statistics.md §10)."""
 
 
 def expected_pools(chances: np.ndarray, dealers: np.ndarray, ante_new: float, ante_carry: float
@@ -199,7 +202,7 @@ def rare_reasons(table: pl.DataFrame, row_payments: int = ROW_PAYMENTS) -> pl.Da
     exactly 0, and keeps its interval.
 
     Why: a rare payment is skewed like the return of a rolled-back doubling, whatever its size: at a table of four
-    players the broken reversis of ``avoid`` (about 39 of 10,000 matches hold one) missed above 32 times and below 7
+    players the broken reversis of ``avoid`` (about 36 of 10,000 matches hold one) missed above 32 times and below 7
     of 700 blocks of 10,000 (docs/statistics.md §10)."""
     units = table["n_units"].to_list()
     held = table["held"].fill_null(0).to_list()
