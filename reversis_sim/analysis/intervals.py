@@ -83,15 +83,15 @@ missing more than the binomial band allows, in every configuration ``scripts/int
   tournament of avoid and tuned: at 4,000 matches it held on one seed and not on another, at 10,000 on both seeds
   measured (the default ``tournament`` plays 10,000 matches a pairing for it);
 - ``pool_path_reason``: fish by payment reason with the pool's reasons through its expected size, measured as the
-  Quinola's cost: at 10,000 both held (avoid 0.950, 48 above and 58 below of 2,100; the four players 0.948, 925
-  and 961 of 36,395), but at 20,000 the four players' did not (0.945, 470 and 523 of 18,200: too narrow, missing
-  below on five seeds of seven, the light rows of the Aces among them; also with the band widened for the
-  correlation of a block's rows), at 50,000 and 100,000 both held; the
-  pool's reasons only where :data:`.pool_path.ROW_PAYMENTS` of the run's matches hold a payment of them;
+  Quinola's cost, on seven exploring seeds and four confirming ones: the four players' table fails at 20,000 on
+  both (0.945, 444 above and 499 below of 17,150; 0.944, 270 and 281 of 9,800) and at 10,000 on the seven (0.948,
+  846 and 901 of 33,602), and holds at 50,000 and 100,000 on both (avoid's holds at every size); its light rows
+  cover about 94.5% at every size, which only the sizes judged on many blocks can see (docs/statistics.md §10); any
+  reason's row only where :data:`.pool_path.ROW_PAYMENTS` of the run's matches hold a payment of it;
 - ``pool_path_return``: the row of fish by reason of the return of a rolled-back doubling (a reversis made after
   the J♥ doubled the pool), a rare payment: at a table of avoid about 54 of 10,000 matches hold one, and at 10,000
-  its interval missed below 29 times and above 7 of 700 blocks (a mean of a few large payments, skewed), at 20,000
-  and more it held (judged without the payment floor); its floor is by matches and not by the payments a run
+  its interval missed below 29 times and above 7 of 700 blocks (a mean of a few large payments, skewed; on four
+  more seeds 21 and 3 of 400), at 20,000 and more it held (judged without the payment floor); its floor is by matches and not by the payments a run
   happened to hold, which would print it in the runs that drew more of them than usual, whose means are off to
   one side (at 50,000, where the median block held 272 and the rows of those holding 300 were printed, 2 of those
   7 missed);
