@@ -90,7 +90,7 @@ missing more than the binomial band allows, in every configuration ``scripts/int
   reason's row only where :data:`.pool_path.ROW_PAYMENTS` of the run's matches hold a payment of it;
 - ``pool_path_return``: the row of fish by reason of the return of a rolled-back doubling (a reversis made after
   the J♥ doubled the pool), a rare payment: at a table of avoid about 54 of 10,000 matches hold one, and at 10,000
-  its interval missed below 29 times and above 7 of 700 blocks (a mean of a few large payments, skewed; on four
+  its interval missed below 33 times and above 7 of 700 blocks (a mean of a few large payments, skewed; on four
   more seeds 21 and 3 of 400), at 20,000 and more it held (judged without the payment floor); its floor is by
   matches and not by the payments a run happened to hold, which would print it in the runs that drew more of them
   than usual, whose means are off to one side (at 50,000, where the median block held 272 and the rows of those

@@ -62,7 +62,7 @@ ROW_PAYMENTS = 150
 the row's seats, together, were paid or paid some of it) for its interval to be printed, on top of the kind's
 floor. A rare reason's row is a few large payments (each of the pool's reasons valued at the pool's expected size),
 and its mean is skewed while they are few, whatever the number of matches: at a table of ``avoid`` the return of a
-rolled-back doubling, held by about 54 of 10,000 matches, missed below 29 times and above 7 of 700 blocks of 10,000;
+rolled-back doubling, held by about 54 of 10,000 matches, missed below 33 times and above 7 of 700 blocks of 10,000;
 at a table of four players the broken reversis of ``avoid``, held by about 36, missed above 32 times and below 7 of
 700. Rows held by 100 to 300 mostly held, now and then missing on one side (``saver``'s broken reversis, about 113
 payments at 20,000 matches: 13 above and 2 below of 200 blocks on four seeds, 8 and 9 of 350 on seven others).
