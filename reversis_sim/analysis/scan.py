@@ -299,19 +299,20 @@ class RunScan:
         m = self.sums["reasons"]
         keep = np.tile(present, K) & (m.n_units > 0)
         path = not lay.direction and self._use_path(estimator)
-        plain = UnitMoments.from_sums(grid.filter(pl.Series(keep)), m[keep].sums(), m[keep].shift).table(
+        rows = grid.filter(pl.Series(keep))
+        plain = UnitMoments.from_sums(rows, m[keep].sums(), m[keep].shift).table(
             kind="pool_path_reason" if path else "pool").sort(keys)
         if estimator != "pool_path":
             return plain
         if not path:
             return plain.with_columns(pl.lit("plain").alias("estimator"))
-        held = grid.filter(pl.Series(keep)).with_columns(pl.Series("held", self.sums["reason_held"][keep]))
-        plain = rare_reasons(plain.join(held, on=keys, how="left"))
         pooled = key_frame.select(pl.col(by).gather(np.repeat(np.arange(K), len(POOL_REASONS)))).with_columns(
             pl.Series("reason", np.tile(POOL_REASONS, K), pl.String))
         kinds = ["pool_path_return" if r == "return" else "pool_path_reason" for r in pooled["reason"]]
         moved = self._path_table("reasons", pooled, kind=kinds, row_matches=ROW_PAYMENTS)
-        plain = plain.join(moved.select(keys), on=keys, how="anti").with_columns(pl.lit("plain").alias("estimator"))
+        held = rows.with_columns(pl.Series("held", self.sums["reason_held"][keep]))
+        plain = rare_reasons(plain.join(moved.select(keys), on=keys, how="anti").join(held, on=keys, how="left"))
+        plain = plain.with_columns(pl.lit("plain").alias("estimator"))
         return pl.concat([plain, moved.select(plain.columns)]).sort(keys)
 
     def summary_counts(self) -> dict:
