@@ -57,7 +57,7 @@ def test_the_command_printed_after_ctrl_c_is_exactly_runnable_and_finishes_the_r
     --where, --engine and --threads (all of it but --force), and running it finishes the run with the rows of an
     uninterrupted one."""
     out = tmp_path / "held"
-    args = ["simulate", "--predeal", "0=JH", "--where", "hearts(0) >= 3", "--deals", "120000", "--seed", "4",
+    args = ["simulate", "--predeal", "0=JH", "--where", "hearts(0) >= 3", "--deals", "48000", "--seed", "4",
             "--chunk-matches", "50", "--engine", "numba", "--threads", "1", "--quiet", "--no-figures", "--out",
             str(out), "--force"]
     proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", *args], stdout=subprocess.PIPE,
