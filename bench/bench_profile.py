@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -76,6 +77,8 @@ def main(argv=None) -> int:
     ap.add_argument("--secs", type=float, default=8.0, help="seconds of play to sample (default 8)")
     ap.add_argument("--objects", type=Path, default=None, help="also write each library's object file here")
     args = ap.parse_args(argv)
+    if shutil.which("nm") is None:
+        sys.exit("bench_profile.py reads the functions' names and sizes with nm: install binutils")
 
     try:
         from reversis_sim.numba_engine.batch import core_runner
