@@ -108,6 +108,24 @@ def test_simulate_writes_a_run_and_prints_a_summary_as_json(tmp_path):
     header = next(line for line in text.splitlines() if line.startswith("| policy"))
     assert "| n_needed |" in header and "| estimator |" in header, text
     assert any("| pool_double " in line for line in text.splitlines()), text
+    # one policy at every seat: its side payments cancel, and the table says so rather than leaving zeros unexplained
+    assert "(one policy at every seat: what one of its seats pays another it also receives" in text, text
+    assert "NaN" not in csv and ",," in csv  # a refused interval is empty, as JSON's null
+
+
+def test_the_note_under_a_refused_table_gives_the_range_its_rows_need_and_one_policy_is_explained():
+    import polars as pl
+
+    from reversis_sim.cli.options import one_policy_note, refusal_note
+
+    rows = pl.DataFrame({"policy": ["avoid"] * 3, "reason": ["ante", "party", "return"],
+                         "n_needed": [0, 50_000, 100_000]})
+    assert "here: 50,000 to 100,000 needed, by row (600,000 to 1,200,000 deals);" in refusal_note(rows, 12)
+    same = rows.with_columns(pl.lit(50_000).alias("n_needed"))
+    assert "here: 50,000 needed (600,000 deals);" in refusal_note(same, 12)
+    assert refusal_note(rows.with_columns(pl.lit(0).alias("n_needed")), 12) is None
+    assert one_policy_note(rows).startswith("(one policy at every seat")
+    assert one_policy_note(rows.with_columns(pl.Series("policy", ["avoid", "tuned", "avoid"]))) is None
 
 
 def test_analyze_refuses_a_folder_that_is_not_a_run(tmp_path):

@@ -172,7 +172,7 @@ def test_comparison_folder_is_written_and_refused_on_overwrite(tmp_path):
     wide = per.pivot(on="arm", index="match", values="v").sort("match")
     assert np.allclose((wide["candidate"] - wide["baseline"]).to_numpy(), r.per_match["difference"].to_numpy())
 
-    with pytest.raises(RunError, match="already exists"):
+    with pytest.raises(RunError, match="already exists and is not empty; give --force to overwrite it"):
         D.compare("parlett", "lowest", "random", seed=5, out=out, **SMALL)
     D.compare("parlett", "random", "random", seed=6, out=out, force=True, **SMALL)
     assert D.read_compare(out)[0]["candidate"] == "random"
@@ -180,7 +180,7 @@ def test_comparison_folder_is_written_and_refused_on_overwrite(tmp_path):
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("mine")
-    with pytest.raises(RunError, match="not a comparison folder"):
+    with pytest.raises(RunError, match="not a comparison folder.*even with --force: choose another --out folder"):
         D.compare("parlett", "random", "random", seed=6, out=foreign, force=True, **SMALL)
     assert (foreign / "notes.txt").read_text() == "mine"
 

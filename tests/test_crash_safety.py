@@ -169,6 +169,8 @@ def test_a_damaged_comparison_or_tuning_folder_is_computed_again_on_resume(tmp_p
     before = _tables(out)
     whole = run("--out", str(out), "--resume")
     assert whole.exit_code == 1 and "nothing to resume" in whole.output, whole.output
+    if kind != "tune":  # where its tables are, in the command line's words
+        assert "its tables are the parquet files there" in whole.output and "force=" not in whole.output
     names = sorted(before)
     _truncate(out / names[0])
     damaged = run("--out", str(out), "--resume")

@@ -308,3 +308,5 @@ def test_force_replaces_only_a_run_and_removes_its_old_figures(tmp_path):
     one_sentence(cli("compare", "--candidate", "avoid", "--baseline", "random", "--deals", "48", "--out", run,
                      "--force"), 1, "is not a comparison folder")
     assert part_files(run)
+    # a comparison folder given to a command that reads runs says where its tables are
+    one_sentence(cli("analyze", cmp), 1, "is a comparison folder (kind 'compare'), not a run folder: its tables are")

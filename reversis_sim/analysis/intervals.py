@@ -120,8 +120,12 @@ def n_needed(n_units: int, kind: str) -> int:
     return 0 if int(n_units) >= need else need
 
 
-def too_few(needed: int, match_deals: int | None = None) -> str:
+def too_few(needed: int, match_deals: int | None = None, fewest: int | None = None) -> str:
     """What is printed instead of an interval built on too few matches (``needed`` from :func:`n_needed`), with the
-    deals that makes when ``match_deals`` is given."""
+    deals that makes when ``match_deals`` is given; with ``fewest`` (a table whose rows need different numbers), the
+    range from it to ``needed``."""
+    if fewest is not None and fewest != needed:
+        deals = f" ({fewest * match_deals:,} to {needed * match_deals:,} deals)" if match_deals else ""
+        return f"too few matches for a reliable interval here: {fewest:,} to {needed:,} needed, by row{deals}"
     deals = f" ({needed * match_deals:,} deals)" if match_deals else ""
     return f"too few matches for a reliable interval here: {needed:,} needed{deals}"

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..analysis.names import HAND_FEATURES, TABLES, hand_feature_of, hand_table_names
-from .options import command, estimator_note, folder_errors, json_text, refusal_note, shown_frame
+from .options import command, estimator_note, folder_errors, json_text, one_policy_note, refusal_note, shown_frame
 
 TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_width_chars=200)
@@ -57,8 +57,8 @@ def analyze(run_dir, fmt, tables, hand_features):
         all_tables = analysis_tables(run_dir) if any(n in TABLES for n in names) else {}
         if features:
             all_tables.update(hand_tables(run_dir, features))
-    if fmt == "csv":
-        click.echo(all_tables[names[0]].write_csv(), nl=False)
+    if fmt == "csv":  # a refused interval empty, as JSON's null and the text's
+        click.echo(shown_frame(all_tables[names[0]]).write_csv(), nl=False)
         return
     if fmt == "json":
         click.echo(json_text({n: all_tables[n].to_dicts() for n in names}))
@@ -69,9 +69,9 @@ def analyze(run_dir, fmt, tables, hand_features):
     with pl.Config(**TEXT_TABLES):
         for n in names:
             click.echo(f"\n## {n.replace('_', ' ')}\n{shown_frame(all_tables[n])}")
-            note = refusal_note(all_tables[n], match_deals)
-            if note:
-                click.echo(note)
+            for note in (refusal_note(all_tables[n], match_deals), one_policy_note(all_tables[n])):
+                if note:
+                    click.echo(note)
             how = estimator_note(all_tables[n], pool)
             if how:
                 click.echo(textwrap.fill(how, width=100))
@@ -192,7 +192,7 @@ def hands(run_dir, features, fmt, figures):
         for name, t in tables.items():
             if fmt == "csv":
                 click.echo(f"# {name}")
-                click.echo(t.write_csv(), nl=False)
+                click.echo(shown_frame(t).write_csv(), nl=False)
             else:
                 click.echo(f"\n## {name.replace('_', ' ')}")
                 with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_formatting="MARKDOWN",

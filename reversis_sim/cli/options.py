@@ -155,9 +155,21 @@ def refusal_note(frame, match_deals: int | None) -> str | None:
 
     if "n_needed" not in frame.columns or frame.height == 0 or not (frame["n_needed"] > 0).any():
         return None
-    return (f"(null: no 95% CI there, {too_few(int(frame['n_needed'].max()), match_deals)}; n_needed: the matches "
+    refused = frame["n_needed"].filter(frame["n_needed"] > 0)
+    return (f"(null: no 95% CI there, {too_few(int(refused.max()), match_deals, int(refused.min()))}; n_needed: the "
+            f"matches "
             f"a run needs for an interval there, more where few of its matches hold the row; 0 where it is printed; "
             f"docs/statistics.md §9)")
+
+
+def one_policy_note(frame) -> str | None:
+    """The sentence under fish by reason at a table of one policy, else None: every payment between two of its
+    seats is paid and received by that policy, so its side payments add up to nothing."""
+    if not {"policy", "reason"} <= set(frame.columns) or frame.height == 0 or frame["policy"].n_unique() != 1:
+        return None
+    return ("(one policy at every seat: what one of its seats pays another it also receives, so the side payments "
+            "add up to 0 here and only the antes and what goes to and from the pool are left; a table of different "
+            "policies shows who pays whom)")
 
 
 POOL_PATH_WORDS = ("means through the {pool}'s expected size: the expected fish, with what the {pool} doubles and pays "

@@ -45,21 +45,21 @@ def check_out(out: Path, force: bool, kind: str) -> None:
     """Refuse a folder we may not write (before any simulation, so nothing is lost): an existing, non-empty folder
     unless ``force``, and even then anything but a comparison folder of the same ``kind``."""
     if out.exists() and not out.is_dir():
-        raise RunError(f"{out} is a file, not a folder; choose another out")
+        raise RunError(f"{out} is a file, not a folder; choose another --out folder")
     if out.exists() and any(p.name != LOCK for p in out.iterdir()):
         if not force:
-            raise RunError(f"{out} already exists and is not empty; use force=True (--force) to overwrite it, or "
-                           f"choose another out")
+            raise RunError(f"{out} already exists and is not empty; give --force to overwrite it (force=True from "
+                           f"Python), or choose another --out folder")
         try:
             manifest = json.loads((out / "manifest.json").read_text())
         except (OSError, ValueError):
             manifest = {}
         if not isinstance(manifest, dict) or manifest.get("format") != COMPARE_FORMAT:
             raise RunError(f"{out} is not a comparison folder (no manifest.json of format {COMPARE_FORMAT}); "
-                           f"refusing to overwrite it even with force: choose another out")
+                           f"refusing to overwrite it even with --force: choose another --out folder")
         if manifest.get("kind") != kind:
             raise RunError(f"{out} holds a {manifest.get('kind')}, not a {kind}; --force replaces only a folder of "
-                           f"the same kind: choose another out")
+                           f"the same kind: choose another --out folder")
 
 
 def _plain(settings: Mapping) -> dict:
@@ -115,8 +115,9 @@ def prepare(out: Path, kind: str, settings: Mapping, *, force: bool, resume: boo
                        f"recomputes only the same {kind}; give its settings, or --force to replace it")
     problems = folder_problems(out, kind, settings, manifest)
     if not problems:
-        raise RunError(f"{out} holds this {kind}, whole: nothing to resume (read it, or give --force instead of "
-                       f"--resume to run it again)")
+        reader = " (reversis_sim.compare.read_compare reads them)" if kind == "compare" else ""
+        raise RunError(f"{out} holds this {kind}, whole: nothing to resume; its tables are the parquet files "
+                       f"there{reader}; give --force instead of --resume to run it again")
     return problems
 
 

@@ -215,9 +215,12 @@ def convergence(curve: pl.DataFrame, *, ax: Axes | None = None, caption: str | N
     ax.set_xlabel("deals played (log scale)")
     ax.set_ylabel(f"running mean, {UNIT}")
     ax.grid(alpha=0.3)
-    ax.legend(loc="best", fontsize=8, title="final mean", title_fontsize=8)
+    # the curves are the plain means, deal by deal as they fell: the summary's seat means go through the pool's
+    # expected size and differ from these by what the pool's few big wins and doublings happened to do
+    ax.legend(loc="best", fontsize=8, title="final plain mean\n(the summary's go through\nthe pool's expected size)",
+              title_fontsize=7)
     note(ax, how)
-    return finish(fig, ax, title or "Convergence: running mean of fish per deal", caption)
+    return finish(fig, ax, title or "Convergence: running plain mean of fish per deal", caption)
 
 
 def compact(v: float) -> str:

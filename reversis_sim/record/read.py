@@ -81,7 +81,8 @@ def read_manifest(out: str | Path) -> dict:
         raise RunError(f"{path} is not readable JSON ({e}); the run folder is damaged: reversis-sim repair {out} "
                        f"rebuilds the manifest from the part files") from None
     if isinstance(manifest, dict) and str(manifest.get("format", "")).startswith("reversis-compare/"):
-        raise RunError(f"{out} is a comparison folder (kind {manifest.get('kind')!r}), not a run folder")
+        raise RunError(f"{out} is a comparison folder (kind {manifest.get('kind')!r}), not a run folder: its "
+                       f"tables are the parquet files there (reversis_sim.compare.read_compare reads a compare's)")
     if isinstance(manifest, dict) and str(manifest.get("format", "")).startswith("reversis-review/"):
         raise RunError(f"{out} is a review folder (a player's reviewed decisions), not a run folder: the review "
                        f"command that wrote it prints its summary and draws its figure again when given --resume "

@@ -101,7 +101,9 @@ def review_text(review: dict, ascii: bool = False) -> str:
     lines = [diagram(review["record"], ascii=ascii, marks=marks), ""]
     seats = ", ".join(f"S{x}" for x in s["seats"])
     lines.append(f"Review of {seats}: each option played out in {s['worlds']} worlds consistent with what the seat "
-                 f"knew, by {s['rollout_name']} in every seat; values in fish, ± one standard error. Marks where the "
+                 f"knew, by {s['rollout_name']} in every seat; values in fish, ± one standard error. Half the worlds "
+                 f"choose the best option, the other half measure every value, so a loss can come out negative (the "
+                 f"choice measured worse on fresh worlds). Marks where the "
                  f"loss exceeds twice its standard error and " +
                  ", ".join(f"{t:g} ({m} {MARK_NAMES[m]})" for m, t in THRESHOLDS.items()) + " fish.")
     lines.append(f"  {'trick':>5}  seat  {'kind':<11} {'played':<22} {'best':<22} {'loss':<14} "
