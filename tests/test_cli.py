@@ -202,6 +202,10 @@ def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
     t = run("tournament", "--policy", "avoid", "--policy", "lowest", "--deals", "120", "--format", "json")
     assert t.exit_code == 0, t.output
     assert len(json.loads(t.stdout)["payoff"]) == 4
+    ranked = json.loads(t.stdout)["ranking"]
+    text = run("tournament", "--policy", "avoid", "--policy", "lowest", "--deals", "120").output
+    # the pairwise differences stay plain: said under them wherever the ranking's means went through the pool
+    assert ("(pairwise: plain differences" in text) == any(r["estimator"] == "pool_path" for r in ranked), text
     s = run("sweep", "--base", "avoid", "--param", "take=2,20", "--baseline", "avoid", "--deals", "120",
             "--format", "json")
     assert s.exit_code == 0, s.output

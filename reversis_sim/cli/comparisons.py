@@ -255,6 +255,15 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
         if how:
             click.echo(textwrap.fill(how if res.pool_path_note is None else
                                      f"(plain means of what this run saw: {res.pool_path_note})", width=100))
+        if frame is res.pairwise and "estimator" in res.ranking.columns and \
+                (res.ranking["estimator"] == "pool_path").any():
+            click.echo(textwrap.fill(PAIRWISE_PLAIN, width=100))
+
+PAIRWISE_PLAIN = ("(pairwise: plain differences, each pair's seatings match by match, as their floor was measured; "
+                  "the ranking's means go through the pool's expected size, so the gap between two of its rows need "
+                  "not be the pair's difference)")
+"""The sentence under a tournament's pairwise table when its ranking went through the pool's expected size."""
+
 
 @command("sweep")
 @with_common_options
