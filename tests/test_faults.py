@@ -256,6 +256,13 @@ def test_a_read_only_folder_is_one_sentence_and_creates_nothing(tmp_path, monkey
             _umount(point)
 
 
+def test_an_out_folder_under_a_file_is_refused_before_anything_starts(tmp_path):
+    (tmp_path / "afile").write_text("mine")
+    one_sentence(cli("simulate", *RUN, "--out", tmp_path / "afile" / "run"), 2,
+                 f"{tmp_path / 'afile'} is a file, not a folder; choose another --out")
+    assert (tmp_path / "afile").read_text() == "mine"
+
+
 def test_permission_denied_and_a_missing_folder_are_one_sentence(uninterrupted, tmp_path, monkeypatch):
     one_sentence(cli("analyze", tmp_path / "nowhere"), 1, "is not a folder")
     run = copy_run(uninterrupted[0], tmp_path / "run")

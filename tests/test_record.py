@@ -218,11 +218,12 @@ def test_a_run_plays_the_rules_its_spec_records_not_the_preset_of_that_name(tmp_
 def test_a_version_1_folder_is_refused_with_the_upgrade_and_upgraded_row_for_row(tmp_path):
     """A folder written before the lean table: every reader names 'reversis-sim upgrade'; the upgrade rewrites it
     in place so that both tables equal a current run of the same description (the hands dealt again); a second
-    upgrade is refused."""
+    upgrade has nothing to do (the command says so and succeeds; the library refuses it)."""
     from click.testing import CliRunner
     from v1folder import write_v1_folder
 
     from reversis_sim.cli import main
+    from reversis_sim.record.upgrade import upgrade
 
     s = spec(seats=["random", "avoid", "lowest", "cautious"], n_matches=5, chunk_matches=2)
     old = tmp_path / "old"
@@ -241,8 +242,10 @@ def test_a_version_1_folder_is_refused_with_the_upgrade_and_upgraded_row_for_row
         for name in (f"part-{chunk:05d}.parquet", f"payments-{chunk:05d}.parquet"):
             a, b = pq.read_table(old / name), pq.read_table(new / name)
             assert a.schema.equals(b.schema) and a.equals(b), name
-    again = CliRunner().invoke(main, ["upgrade", str(old)])
-    assert again.exit_code == 1 and "already in schema version 3" in again.output
+    again = CliRunner().invoke(main, ["upgrade", str(old)])  # nothing to do: said, and not a failure
+    assert again.exit_code == 0 and "already in schema version 3: nothing to upgrade" in again.output
+    with pytest.raises(RunError, match="already in schema version 3"):  # the library refuses it
+        upgrade(old)
 
 
 def test_a_version_2_folder_gets_the_dealt_hands_and_equals_a_current_run(tmp_path):

@@ -195,7 +195,8 @@ def hands(run_dir, features, fmt, figures):
                 click.echo(shown_frame(t).write_csv(), nl=False)
             else:
                 click.echo(f"\n## {name.replace('_', ' ')}")
-                with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_formatting="MARKDOWN",
+                # every row and column, none cut into lines: the tables by the hand dealt are wide
+                with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=1000, tbl_formatting="MARKDOWN",
                                tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
                     click.echo(shown_frame(t))
                 note = refusal_note(t, match_deals)
@@ -220,9 +221,16 @@ def upgrade(run_dir):
     Example:
       reversis-sim upgrade results/demo
     """
-    from ..record import SCHEMA_VERSION
+    from ..record import SCHEMA_VERSION, RunError, read_manifest
     from ..record.upgrade import upgrade as upgrade_folder
 
+    try:  # a run folder this version reads whole: nothing to do, which is not a failure
+        read_manifest(run_dir)
+    except (RunError, OSError):
+        pass  # an older version (or not a run folder): the upgrade says which
+    else:
+        click.echo(f"{run_dir} is already in schema version {SCHEMA_VERSION}: nothing to upgrade")
+        return
     with folder_errors(run_dir, "fix that and upgrade again"):
         done, before = upgrade_folder(run_dir)
     click.echo(f"upgraded {run_dir} to schema version {SCHEMA_VERSION}: {done:,} chunks rewritten"

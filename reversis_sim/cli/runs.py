@@ -198,6 +198,9 @@ def simulate(ctx, rules, rule_overrides, seat_specs, deals, match_deals, seed, o
     except (ValueError, RulesError) as e:  # out of bounds, or a rule set the engine cannot play: nothing is created
         raise click.UsageError(str(e)) from None
     out = out or default_out(rules.name, seed, spec.n_matches * spec.match_deals)
+    blocked = next((p for p in Path(out).absolute().parents if p.exists() and not p.is_dir()), None)
+    if blocked is not None:  # said before anything starts, rather than as a write that failed
+        raise click.UsageError(f"--out {out}: {blocked} is a file, not a folder; choose another --out")
     kept = "every chunk written so far is kept: fix that (free space, permissions) or choose another --out"
     shown = ShownRun(out, fmt, quiet, figures, constraints)
 
