@@ -128,6 +128,15 @@ def test_the_note_under_a_refused_table_gives_the_range_its_rows_need_and_one_po
     assert one_policy_note(rows.with_columns(pl.Series("policy", ["avoid", "tuned", "avoid"]))) is None
 
 
+def test_resuming_a_complete_run_says_it_was_complete_and_prints_its_summary(tmp_path):
+    out = tmp_path / "run"
+    args = ["simulate", "--engine", "reference", "--deals", "48", "--seed", "3", "--out", str(out), "--no-figures"]
+    assert run(*args).exit_code == 0
+    again = run(*args, "--resume")
+    assert again.exit_code == 0 and f"{out} was already complete (1 chunk): nothing simulated" in again.stderr
+    assert "wrote" not in again.stderr and "48 deals in 4 matches" in again.stdout, again.output
+
+
 def test_analyze_refuses_a_folder_that_is_not_a_run(tmp_path):
     r = run("analyze", str(tmp_path))
     assert r.exit_code != 0 and "is not a run folder" in r.output and "Traceback" not in r.output

@@ -22,8 +22,8 @@ ROLLOUT_DOC = ("the heuristic that plays the deals out and takes the exchange an
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rules(preset, rule_overrides, fmt):
     """List every rules preset with its source and its differences from parlett, or print every parameter of
-    one preset (each can be changed with --rule NAME=VALUE on simulate, replay, compare, tournament and sweep;
-    give --rule here to see the result).
+    one preset (each can be changed with --rule NAME=VALUE on every command that plays deals: simulate, replay,
+    compare, tournament, sweep, tune, best-response, review, play and learn; give --rule here to see the result).
 
     \b
     Example:

@@ -47,7 +47,10 @@ class ShownRun:
         out = self.out
         if report.repaired:
             click.echo(f"rebuilt the lost manifest of {out} from its part files", err=True)
-        if not self.quiet:
+        if not self.quiet and report.n_chunks_run == 0 and report.n_chunks_total:  # a resume of a whole run
+            chunks = f"{report.n_chunks_total} chunk" + ("s" if report.n_chunks_total != 1 else "")
+            click.echo(f"{out} was already complete ({chunks}): nothing simulated, its summary again", err=True)
+        elif not self.quiet:
             click.echo(f"wrote {report.n_deals_run:,} deals ({report.n_chunks_run} of {report.n_chunks_total} "
                        f"chunks) to {out}", err=True)
             where = self.constraints is not None and self.constraints.where is not None
