@@ -309,3 +309,14 @@ def test_the_readme_lists_every_command_that_takes_rule_and_the_current_schema()
     upgrade = readme[readme.index("`reversis-sim upgrade DIR`"):][:300]
     assert f"version {SCHEMA_VERSION}" in upgrade
     assert f"version {SCHEMA_VERSION}" in run("upgrade", "--help").output
+
+
+def test_the_summary_and_a_deal_diagram_name_a_preset_as_it_was_typed(tmp_path):
+    seats = ["--seat", "tuned", "--seat", "avoid", "--seat", "lowest", "--seat", "random"]
+    r = run("simulate", "--engine", "reference", *seats, "--deals", "48", "--seed", "3", "--out", str(tmp_path / "r"),
+            "--no-figures")
+    assert r.exit_code == 0, r.output
+    rows = [line.split() for line in r.stdout.splitlines() if line[:4].strip() in ("0", "1", "2", "3")]
+    assert [row[1] for row in rows] == ["tuned", "avoid", "lowest", "random"], r.stdout
+    shown = run("replay", "--seed", "3", "--match", "0", "--deal", "0", *seats, "--format", "text")
+    assert shown.exit_code == 0 and "S0  tuned" in shown.output and "unload=0" not in shown.output, shown.output

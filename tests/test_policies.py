@@ -190,3 +190,16 @@ def _reshuffle(hands, others, public, voids, rng, tries=200):
         if ok and new != hands:
             return new
     return None
+
+
+def test_a_preset_is_shown_by_its_name_and_anything_else_by_its_spec():
+    """What is printed and drawn names a preset as a person typed it (``tuned``, not its eleven parameters); a
+    family's defaults by the family, another spec by itself; two presets that are one player by the first name."""
+    from reversis_sim.policies import display_name
+
+    for name in NAMED:
+        shown = display_name(parse_spec(name).text)
+        assert parse_spec(shown) == parse_spec(name), (name, shown)  # always the same player
+        assert shown == name or shown in FAMILIES or list(NAMED).index(shown) < list(NAMED).index(name), name
+    assert display_name(parse_spec("tuned").text) == "tuned" and display_name("lowest") == "lowest"
+    assert display_name("avoid:take=3") == "avoid:take=3"

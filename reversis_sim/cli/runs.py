@@ -134,8 +134,9 @@ def _shown(record: dict, fmt: str, indent: int | None, ascii_: bool) -> str:
     if fmt == "json":
         return json_text(record, indent=indent)
     from ..game.diagram import diagram
+    from ..policies import display_name
 
-    return diagram(record, ascii=ascii_)
+    return diagram(record, ascii=ascii_, names=[display_name(x) for x in record["seats"]])
 
 
 def default_out(rules_name: str, seed: int, n_deals: int) -> str:

@@ -12,6 +12,7 @@ import time
 
 import click
 
+from ..policies import display_name
 from .options import folder_errors, json_text, summary_estimator_line
 
 
@@ -92,7 +93,9 @@ def summary_text(summary: dict) -> str:
     lines = [f"{summary['rules_label']}: {summary['n_deals']:,} deals in {summary['n_matches']:,} matches, "
              f"seed {summary['seed']}"]
     share_head = f"with {pool} share"
-    lines.append(f"{'seat':>4}  {'policy':<24} {'fish/deal':>10}  {'95% CI':>19}" +
+    names = {row["seat"]: display_name(row["policy"]) for row in seats}  # tuned, not its spec
+    wide = max([24, *map(len, names.values())])
+    lines.append(f"{'seat':>4}  {'policy':<{wide}} {'fish/deal':>10}  {'95% CI':>19}" +
                  (f"   {share_head:>15}  {'95% CI':>19}" if shared else ""))
 
     def bounds(low, high) -> str:
@@ -101,7 +104,7 @@ def summary_text(summary: dict) -> str:
         return f"[{low:>8.3f}, {high:>8.3f}]"
 
     for row in seats:
-        lines.append(f"{row['seat']:>4}  {row['policy']:<24} {row['mean']:>10.3f}  "
+        lines.append(f"{row['seat']:>4}  {names[row['seat']]:<{wide}} {row['mean']:>10.3f}  "
                      f"{bounds(row['ci_low'], row['ci_high'])}" +
                      (f"   {row['zero_sum_mean']:>15.3f}  {bounds(row['zero_sum_ci_low'], row['zero_sum_ci_high'])}"
                       if shared else ""))

@@ -74,15 +74,17 @@ def seat_order(n_seats: int, dealer: int, sits_out: bool, first: int) -> list[in
     return [s for s in seats if not (sits_out and s == dealer)]
 
 
-def diagram(record: dict, ascii: bool = False, marks: dict[tuple[int, int], str] | None = None) -> str:
+def diagram(record: dict, ascii: bool = False, marks: dict[tuple[int, int], str] | None = None,
+            names: Sequence[str] | None = None) -> str:
     """The deal ``record`` as a diagram (module docstring); ``ascii``: plain-ASCII suits; ``marks``: a mark to print
-    after a card, by (1-based trick, position in the trick), e.g. a review's ``?!``."""
+    after a card, by (1-based trick, position in the trick), e.g. a review's ``?!``; ``names``: each seat's policy
+    as a person knows it (a preset's name), instead of the record's specs."""
     marks = marks or {}
     rp = record["rules_params"]
     n, dealer = rp["n_seats"], record["dealer"]
     sits_out = bool(rp.get("dealer_sits_out"))
     ranks = rp.get("ranks") or "AKQJ98765432"
-    seats = record["seats"]
+    seats = list(names) if names is not None else record["seats"]
     width = max(len(f"S{s}") for s in range(n))
 
     def label(s) -> str:

@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, PercentFormatter
 
 from ..analysis.figures_data import EVERY_DEAL
+from ..policies import display_name
 from .style import (
     COLORS,
     FATE_STYLE,
@@ -59,8 +60,8 @@ def expected_fish(summary: pl.DataFrame, *, ax: Axes | None = None, caption: str
         labels = [f"{r['position']}\n{position_name(r['position'])}" for r in rows]
         xlabel, what = "position relative to the dealer (1 = eldest, then in the order of play)", "position"
     else:
-        labels = ["\n".join(textwrap.wrap(" · ".join(str(r[k]) for k in keys).replace(",", ", "), 20))
-                  for r in rows]
+        labels = ["\n".join(textwrap.wrap(" · ".join(display_name(r[k]) if k == "policy" else str(r[k])
+                                                    for k in keys).replace(",", ", "), 20)) for r in rows]
         xlabel = what = " and ".join(keys) or "all seats"
     group = [" · ".join(str(r[k]) for k in tables) for r in rows] if tables else [str(i) for i in range(len(rows))]
     colour = {g: COLORS[i % len(COLORS)] for i, g in enumerate(dict.fromkeys(group))}

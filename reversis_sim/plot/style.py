@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 
 from ..overrides import label
+from ..policies import display_name
 
 UNIT = "fish per deal"
 CAPTION_GID = "reversis-caption"
@@ -78,9 +79,9 @@ def run_caption(manifest: Mapping) -> str:
     n_matches, per = int(manifest["n_matches"]), int(manifest["match_deals"])
     seats = list(manifest.get("seats", []))
     if seats and len(set(seats)) == 1:
-        who = f"all seats {seats[0]}"
+        who = f"all seats {display_name(seats[0])}"
     else:
-        who = "seats " + ", ".join(f"{i}: {s}" for i, s in enumerate(seats))
+        who = "seats " + ", ".join(f"{i}: {display_name(s)}" for i, s in enumerate(seats))
     rules = label(manifest["rules"], manifest["rules_params"]) if "rules_params" in manifest else manifest["rules"]
     parts = [f"{rules} rules", f"{n_matches * per:,} deals ({n_matches:,} matches of {per})",
              f"seed {manifest['seed']}", who]
@@ -103,20 +104,20 @@ def position_name(position: int) -> str:
 
 
 def seat_name(seat: int, policy: str | None = None) -> str:
-    """``seat 0`` with its policy spec underneath (wrapped at commas when long)."""
+    """``seat 0`` with its policy underneath (a preset by its name, a spec wrapped at commas when long)."""
     text = f"seat {int(seat)}"
     if policy:
-        text += "\n" + "\n".join(textwrap.wrap(str(policy).replace(",", ", "), 18))
+        text += "\n" + "\n".join(textwrap.wrap(display_name(policy).replace(",", ", "), 18))
     return text
 
 
 def group_label(row: Mapping, cols: Sequence[str]) -> str:
     """Legend text for one group of a summary frame."""
     if "seat" in cols:
-        return f"seat {row['seat']}" + (f" ({row['policy']})" if row.get("policy") else "")
+        return f"seat {row['seat']}" + (f" ({display_name(row['policy'])})" if row.get("policy") else "")
     if "position" in cols:
         return f"{row['position']}: " + position_name(row["position"]).replace("\n", " ")
-    return " · ".join(str(row[c]) for c in cols)
+    return " · ".join(display_name(row[c]) if c == "policy" else str(row[c]) for c in cols)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from .. import lazy_exports
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, {
     ".family": ("Family", "Param"),
-    ".registry": ("FAMILIES", "NAMED", "PolicySpec", "PolicySpecError", "changed_meaning", "parse_seats",
-                  "parse_spec"),
+    ".registry": ("FAMILIES", "NAMED", "PolicySpec", "PolicySpecError", "changed_meaning", "display_name",
+                  "parse_seats", "parse_spec"),
     ".view": ("Policy", "SeatView"),
 })

@@ -8,6 +8,7 @@ policy: a named preset, a family, or a spec in parentheses (``search:worlds=16,r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -127,6 +128,27 @@ class PolicySpec:
 
     def __str__(self) -> str:
         return self.text
+
+
+@functools.cache
+def _preset_names() -> dict[str, str]:
+    """The canonical spec of each named preset that is more than a family's defaults, to its first name."""
+    names: dict[str, str] = {}
+    for name, text in NAMED.items():
+        try:
+            canonical = parse_spec(text).text
+        except (PolicySpecError, OSError):  # a preset whose weights file is missing names nothing
+            continue
+        if canonical not in FAMILIES:  # "naive" is lowest's defaults: lowest is shown as itself
+            names.setdefault(canonical, name)
+    return names
+
+
+def display_name(text: str) -> str:
+    """How a person knows a policy: the name of the preset a canonical spec is (``tuned`` for
+    ``avoid:unload=0,take=0.25,...``; the first name where two presets are one player), else the spec itself. For
+    what is printed and drawn only: tables and files keep the spec."""
+    return _preset_names().get(str(text), str(text))
 
 
 def parse_spec(text: str) -> PolicySpec:

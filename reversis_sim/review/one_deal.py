@@ -18,7 +18,7 @@ from ..constraints import Deals
 from ..engines import get_engine
 from ..game import espagnolette_eligible
 from ..game.diagram import card_text, diagram
-from ..policies import PolicySpec
+from ..policies import PolicySpec, display_name
 from ..rules import Rules
 from .marks import KINDS, MARK_NAMES, THRESHOLDS, mark, option_name, situations
 from .settings import ReviewSettings
@@ -98,7 +98,8 @@ def review_text(review: dict, ascii: bool = False) -> str:
     decisions = review["decisions"]
     marks = {(x["trick"], x["position"]): x["mark"] for x in decisions if x["mark"] and x["trick"] > 0}
     s = review["review"]
-    lines = [diagram(review["record"], ascii=ascii, marks=marks), ""]
+    names = [display_name(x) for x in review["record"]["seats"]]
+    lines = [diagram(review["record"], ascii=ascii, marks=marks, names=names), ""]
     seats = ", ".join(f"S{x}" for x in s["seats"])
     lines.append(f"Review of {seats}: each option played out in {s['worlds']} worlds consistent with what the seat "
                  f"knew, by {s['rollout_name']} in every seat; values in fish, ± one standard error. Half the worlds "
