@@ -140,6 +140,10 @@ def test_resuming_a_complete_run_says_it_was_complete_and_prints_its_summary(tmp
 def test_analyze_refuses_a_folder_that_is_not_a_run(tmp_path):
     r = run("analyze", str(tmp_path))
     assert r.exit_code != 0 and "is not a run folder" in r.output and "Traceback" not in r.output
+    assert f"run 'reversis-sim simulate --out {tmp_path}'" in r.output  # an empty folder: simulate can fill it
+    (tmp_path / "notes.txt").write_text("mine")  # someone's folder, which simulate would refuse: not advised
+    r = run("analyze", str(tmp_path))
+    assert "give the --out folder of a simulate run" in r.output and "simulate --out" not in r.output, r.output
 
 
 @pytest.mark.parametrize("command", ["analyze", "plot", "hands"])

@@ -82,7 +82,9 @@ def test_predeal_places_cards_and_refuses_what_cannot_be_dealt():
     assert p.masks[0] == C.mask([C.QUINOLA, C.parse("2H"), C.parse("AS")]) and p.masks[2] == 1 << C.parse("KD")
     assert p.text == ["0=AS,2H,JH", "2=KD"]
     for items, fragment in [(["0=JH", "1=JH"], "JH is given twice"), (["5=JH"], "not a seat"),
-                            (["0=TH"], "not in the parlett deck"), (["0=ZZ"], "'ZZ' is not a card"),
+                            (["0=TH"], "TH is not in the parlett deck (it has no tens)"),
+                            (["0=10H"], "10H is not in the parlett deck (it has no tens)"),
+                            (["0=ZZ"], "'ZZ' is not a card"),
                             (["0"], "write SEAT=CARDS"),
                             (["0=" + ",".join(C.names(PARLETT.tables.deck[:12]))], "a hand holds 11")]:
         with pytest.raises(ConstraintError) as e:

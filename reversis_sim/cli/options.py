@@ -448,8 +448,9 @@ def kept_records(ctx: click.Context, path, index: int | None) -> list[dict]:
                                   f"--deal 0 to {len(records) - 1} (0 the first)")
         chosen = list(enumerate(records)) if index is None else [(index, records[index])]
         return [refereed(record, f"{path}, record {i}") for i, record in chosen]
-    except RecordFileError as e:
-        raise click.BadParameter(str(e), param_hint="'--record'") from None
+    except RecordFileError as e:  # named as the command line took it: 'review record FILE' or '--record FILE'
+        positional = any(isinstance(p, click.Argument) for p in ctx.command.params if p.name == "record_file")
+        raise click.BadParameter(str(e), param_hint="FILE" if positional else "'--record'") from None
 
 
 def exit_interrupted(code: int = 130):

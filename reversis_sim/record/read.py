@@ -72,8 +72,12 @@ def read_manifest(out: str | Path) -> dict:
         if (out / "games.jsonl").is_file():
             raise RunError(f"{out} is a games folder of 'play', not a run folder: 'reversis-sim play --summary --out "
                            f"{out}' reads it")
-        hint = (f"its part files can rebuild it: reversis-sim repair {out}" if part_files_present(out)
-                else f"run 'reversis-sim simulate --out {out}'")
+        if part_files_present(out):
+            hint = f"its part files can rebuild it: reversis-sim repair {out}"
+        elif any(out.iterdir()):  # someone else's folder: simulate would refuse it too
+            hint = "give the --out folder of a simulate run"
+        else:
+            hint = f"run 'reversis-sim simulate --out {out}'"
         raise RunError(f"{out} is not a run folder: it has no {MANIFEST} ({hint})")
     try:
         manifest = json.loads(path.read_text())
