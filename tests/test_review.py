@@ -236,6 +236,9 @@ def test_review_is_split_by_job_and_the_one_command_spelling_still_works(tmp_pat
     old, new = run("review", "--record", str(games), *kept), run("review", "record", str(games), *kept)
     assert old.exit_code == 0 and new.exit_code == 0, (old.output, new.output)
     assert json.loads(new.stdout) == json.loads(old.stdout)
+    missing = str(tmp_path / "none.jsonl")  # a bad file is named as it was given: the argument, or the option
+    assert "Invalid value for FILE: " in run("review", "record", missing).output
+    assert "Invalid value for '--record': " in run("review", "--record", missing).output
 
 
 def test_a_player_reviewed_over_many_deals_into_a_resumable_folder(tmp_path):
