@@ -193,6 +193,23 @@ def test_review_deal_reports_the_decisions_of_the_reviewed_seats_only():
     assert rev["seats"][0]["luck"] is None and parse_spec(rev["review"]["rollout"]) == parse_spec("tuned")
 
 
+def test_the_review_table_keeps_its_columns_when_a_value_is_long():
+    """A marked loss (``489.8 ± 184.4 ??``) or a long value widens its column for every row: the next column starts
+    at one place on every line."""
+    from reversis_sim.review.one_deal import review_text
+
+    rules = PRESETS["parlett"]
+    seats = parse_seats(["tuned"])
+    rev = review_deal(rules, seats, seed=2, match=1, deal=5, settings=review_settings(4, seats, [1], 4, "tuned", 0))
+    assert len(rev["decisions"]) >= 2
+    rev["decisions"][0].update(loss=489.84, loss_se=184.41, mark="??", value_best=-1234.5)
+    lines = review_text(rev).splitlines()
+    head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("trick"))
+    table = lines[head:head + 1 + len(rev["decisions"])]
+    starts = {line.index("(") - len(line.split()[-2]) - 1 for line in table[1:]}  # where "hindsight best" begins
+    assert starts == {table[0].index("hindsight")}, "\n".join(table)
+
+
 def test_review_is_split_by_job_and_the_one_command_spelling_still_works(tmp_path):
     """``review deal``, ``review player`` and ``review record FILE`` each take their own options only, and print what
     the one-command spelling (``review --deal``, ``--policy``, ``--record``) prints; an interrupted ``review player``

@@ -107,15 +107,16 @@ def review_text(review: dict, ascii: bool = False) -> str:
                  f"choice measured worse on fresh worlds). Marks where the "
                  f"loss exceeds twice its standard error and " +
                  ", ".join(f"{t:g} ({m} {MARK_NAMES[m]})" for m, t in THRESHOLDS.items()) + " fish.")
-    lines.append(f"  {'trick':>5}  seat  {'kind':<11} {'played':<22} {'best':<22} {'loss':<14} "
-                 "hindsight best (loss)")
-    for x in decisions:
-        played = f"{card(x['played'])} {x['value_played']:+.1f}"
-        best = f"{card(x['best'])} {x['value_best']:+.1f}"
-        loss = f"{x['loss']:.1f} ± {x['loss_se']:.1f}" + (f" {x['mark']}" if x["mark"] else "")
-        trick = x["trick"] if x["trick"] > 0 else "-"
-        lines.append(f"  {trick:>5}  S{x['seat']:<3} {x['kind']:<11} {played:<22} {best:<22} {loss:<14} "
-                     f"{card(x['hindsight_best'])} ({x['hindsight_loss']:.0f})")
+    rows = [(x["trick"] if x["trick"] > 0 else "-", x["seat"], x["kind"],
+             f"{card(x['played'])} {x['value_played']:+.1f}", f"{card(x['best'])} {x['value_best']:+.1f}",
+             f"{x['loss']:.1f} ± {x['loss_se']:.1f}" + (f" {x['mark']}" if x["mark"] else ""),
+             f"{card(x['hindsight_best'])} ({x['hindsight_loss']:.0f})") for x in decisions]
+    wide = [max([least, *(len(r[k]) for r in rows)]) for k, least in ((3, 22), (4, 22), (5, 14))]  # as long as needed
+    lines.append(f"  {'trick':>5}  {'seat':<4} {'kind':<11} {'played':<{wide[0]}} {'best':<{wide[1]}} "
+                 f"{'loss':<{wide[2]}} hindsight best (loss)")
+    for trick, seat, kind, played, best, loss, hindsight in rows:
+        lines.append(f"  {trick:>5}  S{seat:<3} {kind:<11} {played:<{wide[0]}} {best:<{wide[1]}} {loss:<{wide[2]}} "
+                     f"{hindsight}")
     if not decisions:
         lines.append("  (no decision with more than one distinct option)")
     lines.append("")
