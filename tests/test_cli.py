@@ -227,6 +227,9 @@ def test_sprt_tournament_sweep_and_bench_run_from_the_command_line():
     assert bad.exit_code != 0 and "NAME=V1,V2" in bad.output
     bad = run("sweep", "--base", "avoid", "--param", "take=a", "--baseline", "avoid")
     assert bad.exit_code == 2 and "'take=a': values must be numbers" in bad.output
+    bad = run("sweep", "--base", "avoid", "--param", "take=2,99", "--baseline", "avoid")  # a value out of range
+    assert bad.exit_code == 2 and "'take=2,99': take=99 is out of range [0, 20]" in bad.output, bad.output
+    assert "unload=" not in bad.output  # said of the option, not of the whole expanded spec
     bad = run("sweep", "--base", "search", "--param", "infer=none,bayes", "--baseline", "tuned")
     assert bad.exit_code == 2 and "bayes is not one of none, rollout" in bad.output  # a choice is swept by its names
     from reversis_sim.cli.comparisons import _grid_value

@@ -296,7 +296,7 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
     from .. import compare as library
 
     rules = with_rule_overrides(rules, rule_overrides)
-    from ..policies import FAMILIES, parse_spec
+    from ..policies import FAMILIES, PolicySpecError, parse_spec
 
     _folder_options(out, force, resume)
     family = {q.name: q for q in FAMILIES[parse_spec(base).family].params}  # base was checked by its option
@@ -312,6 +312,12 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
             raise click.BadParameter(f"{p!r}: {e}", param_hint="'--param'") from None
         if not eq or not grid[name.strip()]:
             raise click.BadParameter(f"{p!r} is not NAME=V1,V2,...", param_hint="'--param'")
+        for v in grid[name.strip()]:  # each value in its range, said of the option (not of the whole expanded spec)
+            try:
+                parse_spec(base).with_values({name.strip(): v})
+            except PolicySpecError as e:
+                said = str(e).split("': ", 1)[-1] if str(e).startswith("policy '") else str(e)
+                raise click.BadParameter(f"{p!r}: {said}", param_hint="'--param'") from None
     try:
         res = working(library.sweep, rules, base, grid, baseline, field=field, n_matches=matches_of(rules, deals),
                       seed=seed, confirm_seed=confirm_seed,
