@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..policies import display_name
 from ..review.marks import KINDS
 from .files import save_figure
 from .style import COLORS, axes, finish, note, zero_line
@@ -31,7 +32,7 @@ def loss_by_trick(summary: dict, ax=None):
         lo = np.array([rows[t]["ci_low"] if t in rows and rows[t]["ci_low"] is not None else np.nan for t in tricks])
         hi = np.array([rows[t]["ci_high"] if t in rows and rows[t]["ci_high"] is not None else np.nan
                        for t in tricks])
-        ax.bar(x, y, width, color=COLORS[j], label=kind)
+        ax.bar(x, y, width, color=COLORS[j], label=kind if np.isfinite(y).any() else None)  # none: not listed
         ok = np.isfinite(lo) & np.isfinite(hi)
         ax.errorbar(x[ok], y[ok], yerr=[y[ok] - lo[ok], hi[ok] - y[ok]], fmt="none", ecolor="0.2", lw=0.8,
                     capsize=2)
@@ -41,12 +42,12 @@ def loss_by_trick(summary: dict, ax=None):
     ax.set_xticks(tricks, [str(t) if t > 0 else "before\nthe lead" for t in tricks])
     ax.set_xlabel("trick")
     ax.set_ylabel("fish lost per non-forced decision")
-    ax.legend(frameon=False, fontsize=8, ncols=4)
+    ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside: over no bar
     note(ax, "each option played out in the same worlds; half choose the best, half measure the loss; "
              "bars without whiskers: too few matches for an interval")
-    caption = (f"{summary['policy']} in seat 0 of {summary['field']}, {summary['rules']}, {summary['deals']:,} "
-               f"deals, seed {summary['seed']}; {summary['worlds']} worlds a decision, rollouts by "
-               f"{summary['rollout']}")
+    caption = (f"{display_name(summary['policy'])} in seat 0 of {display_name(summary['field'])}, "
+               f"{summary['rules']}, {summary['deals']:,} deals, seed {summary['seed']}; {summary['worlds']} worlds a "
+               f"decision, rollouts by {display_name(summary['rollout'])}")
     return finish(fig, ax, "Where the fish are lost", caption)
 
 
