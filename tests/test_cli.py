@@ -116,7 +116,8 @@ def test_simulate_writes_a_run_and_prints_a_summary_as_json(tmp_path):
 def test_the_note_under_a_refused_table_gives_the_range_its_rows_need_and_one_policy_is_explained():
     import polars as pl
 
-    from reversis_sim.cli.options import one_policy_note, refusal_note
+    from reversis_sim.cli.folders import one_policy_note
+    from reversis_sim.cli.options import refusal_note
 
     rows = pl.DataFrame({"policy": ["avoid"] * 3, "reason": ["ante", "party", "return"],
                          "n_needed": [0, 50_000, 100_000]})

@@ -11,12 +11,22 @@ from pathlib import Path
 import click
 
 from ..analysis.names import HAND_FEATURES, TABLES, hand_feature_of, hand_table_names
-from .options import command, estimator_note, folder_errors, json_text, one_policy_note, refusal_note, shown_frame
+from .options import command, estimator_note, folder_errors, json_text, refusal_note, shown_frame
 
 TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_width_chars=200)
 """How ``analyze`` prints a table as text (``polars.Config``; wide enough that no name or number is cut into
 lines when the output is not a terminal, where polars would otherwise fit it into 100 characters)."""
+
+
+def one_policy_note(frame) -> str | None:
+    """The sentence under fish by reason at a table of one policy, else None: every payment between two of its
+    seats is paid and received by that policy, so its side payments add up to nothing."""
+    if not {"policy", "reason"} <= set(frame.columns) or frame.height == 0 or frame["policy"].n_unique() != 1:
+        return None
+    return ("(one policy at every seat: what one of its seats pays another it also receives, so the side payments "
+            "add up to 0 here and only the antes and what goes to and from the pool are left; a table of different "
+            "policies shows who pays whom)")
 
 
 @command("analyze")

@@ -162,16 +162,6 @@ def refusal_note(frame, match_deals: int | None) -> str | None:
             f"docs/statistics.md §9)")
 
 
-def one_policy_note(frame) -> str | None:
-    """The sentence under fish by reason at a table of one policy, else None: every payment between two of its
-    seats is paid and received by that policy, so its side payments add up to nothing."""
-    if not {"policy", "reason"} <= set(frame.columns) or frame.height == 0 or frame["policy"].n_unique() != 1:
-        return None
-    return ("(one policy at every seat: what one of its seats pays another it also receives, so the side payments "
-            "add up to 0 here and only the antes and what goes to and from the pool are left; a table of different "
-            "policies shows who pays whom)")
-
-
 POOL_PATH_WORDS = ("means through the {pool}'s expected size: the expected fish, with what the {pool} doubles and pays "
                    "out valued at the size the rules give it from how often a deal in this run won, kept or doubled "
                    "it, instead of the few big {pool}s this run happened to see; the same quantity as the plain mean, "
