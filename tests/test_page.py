@@ -83,6 +83,16 @@ def test_the_page_carries_every_record_and_review_whole_and_fetches_nothing():
     assert [d["record"] for d in embedded(whole)["deals"]] == match
 
 
+def test_a_preset_is_named_on_the_page_as_it_was_typed():
+    from reversis_sim.policies import parse_spec
+
+    record = dict(golden("parlett_random_s7_m0.jsonl")[0])
+    record["seats"] = [parse_spec("tuned").text, "avoid", "human", parse_spec("strong").text]
+    data = embedded(deal_page([record]))
+    assert data["deals"][0]["names"] == ["tuned", "avoid", "human", "strong"]
+    assert data["deals"][0]["record"] == record  # the record itself keeps the specs
+
+
 def test_nothing_in_a_record_can_close_the_script_that_carries_it():
     record = golden("parlett_random_s7_m0.jsonl")[0]
     hostile = {**record, "seats": ["</script><script>alert(1)</script>", "<!--", "&amp;", "]]>"]}

@@ -39,8 +39,9 @@ DEFAULT_BOT = DEFAULT_ROLLOUT
               help="Keep every finished deal's record in DIR/games.jsonl (appended; replay, refereeing and "
                    "review read it).")
 @click.option("--worlds", type=click.IntRange(MIN_WORLDS, MAX_WORLDS), default=16, show_default=True,
-              help="Worlds each decision is played out in by the review after each deal (and by --summary); half "
-                   "choose the best option, the others measure the loss and its standard error.")
+              help="Worlds each decision is played out in by the review after each deal (and by --summary and "
+                   "--show, which review the kept deals again: give them the same number to see the same losses); "
+                   "half choose the best option, the others measure the loss and its standard error.")
 @click.option("--no-review", is_flag=True, help="Skip the review and the duplicate deal after each deal.")
 @click.option("--summary", is_flag=True, help="Play nothing: summarize the person's deals kept in --out DIR (the "
                                               "error rate beside the bot ladder, fish against tuned's).")

@@ -34,7 +34,7 @@ BUDGET_OPTIONS = [
     click.option("--budget-deals", type=click.IntRange(1), default=DEFAULT_BUDGET, show_default=True,
                  help="Deals the search may simulate (every candidate in every seat, and the baseline)."),
     click.option("--eval-deals", type=click.IntRange(1), default=DEFAULT_EVAL_DEALS, show_default=True,
-                 help="Deals (per seat) a candidate is judged on, in blocks of 200 matches."),
+                 help="Deals (per seat) a candidate is judged on, in blocks of 200 matches (two blocks at least)."),
     click.option("--confirm-seed", type=SEED, default=None,
                  help="Seed of the confirmation on fresh deals (default: --seed + 1)."),
     click.option("--confirm-deals", type=click.IntRange(1), default=DEFAULT_CONFIRM_DEALS, show_default=True,

@@ -48,8 +48,8 @@ def check_out(out: Path, force: bool, kind: str) -> None:
         raise RunError(f"{out} is a file, not a folder; choose another --out folder")
     if out.exists() and any(p.name != LOCK for p in out.iterdir()):
         if not force:
-            raise RunError(f"{out} already exists and is not empty; give --force to overwrite it (force=True from "
-                           f"Python), or choose another --out folder")
+            raise RunError(f"{out} already exists and is not empty; give --force to overwrite it, or choose another "
+                           f"--out folder")
         try:
             manifest = json.loads((out / "manifest.json").read_text())
         except (OSError, ValueError):

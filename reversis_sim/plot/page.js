@@ -55,7 +55,9 @@
     for (const t of tricks) steps.push({ kind: "trick", trick: t, label: "trick " + t.number + " of " + tricks.length });
     steps.push({ kind: "end", label: "the settlement" });
     const decisions = item.review ? item.review.decisions.map((d, i) => ({ ...d, index: i, step: d.trick + 1 })) : [];
-    return { item, record: r, n, sitsOut, tricks, steps, decisions, facts: item.facts, ranks: rp.ranks || "AKQJ98765432" };
+    const names = item.names || r.seats;  // each seat's policy as a person knows it: a preset by its name
+    return { item, record: r, n, sitsOut, tricks, steps, decisions, names, facts: item.facts,
+      ranks: rp.ranks || "AKQJ98765432" };
   }
   const models = DATA.deals.map(model);
 
@@ -110,7 +112,7 @@
     const winner = st.kind === "trick" && st.trick.winner === s;
     return h("div", { class: "seat" + (winner ? " winner" : ""), "data-seat": s, style: `grid-area: p${s}` },
       h("div", { class: "seat-head" }, h("b", {}, "S" + s),
-        h("span", { class: "policy", title: policy }, policy === "human" ? "you" : policy.split(":")[0]),
+        h("span", { class: "policy", title: policy }, policy === "human" ? "you" : m.names[s].split(":")[0]),
         s === r.dealer ? h("span", { class: "badge" }, "dealer") : null,
         st.kind === "trick" && st.trick.leader === s ? h("span", { class: "badge lead" }, "leads") : null),
       out ? h("div", { class: "sits-out" }, "sits out (deals)") : handBox(m, hand),
@@ -277,7 +279,7 @@
 
   function render() {
     const m = models[state.deal], r = m.record;
-    const seats = new Set(r.seats).size === 1 ? `every seat ${r.seats[0]}` : r.seats.map((p, s) => `S${s} ${p}`).join(", ");
+    const seats = new Set(m.names).size === 1 ? `every seat ${m.names[0]}` : m.names.map((p, s) => `S${s} ${p}`).join(", ");
     document.getElementById("subtitle").textContent = `${models.length > 1 ? "deal " + r.deal + " \u00b7 " : ""}dealer ` +
       `S${r.dealer} \u00b7 pool before ${r.pool_before} \u00b7 ${seats}`;
     document.getElementById("match").replaceChildren(...renderMatch());

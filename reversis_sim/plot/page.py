@@ -22,6 +22,7 @@ from importlib import resources
 from .. import cards as C
 from ..game.diagram import REASON_WORDS, SUIT_SYMBOLS
 from ..game.vocabulary import FATES, quinola_fate
+from ..policies import display_name
 from ..record import strict_json
 from ..review.marks import MARK_NAMES, THRESHOLDS
 
@@ -81,7 +82,8 @@ def _item(shown: dict) -> dict:
         review = {k: v for k, v in shown.items() if k != "record"}
     else:
         record, review = shown, None
-    return {"record": record, "review": review, "facts": deal_facts(record)}
+    return {"record": record, "review": review, "facts": deal_facts(record),
+            "names": [s if s == "human" else display_name(s) for s in record["seats"]]}
 
 
 def page_title(shown: Sequence[dict]) -> str:
