@@ -165,23 +165,19 @@ def test_repair_of_a_folder_that_holds_no_run_leaves_nothing_behind(tmp_path):
 
 
 def test_the_compile_notice_is_said_on_stderr_whatever_it_is_and_progresses_on_a_terminal(monkeypatch, capsys):
-    """A function numba has never compiled (a fresh closure: nothing cached): what compiles and how long it will
+    """A function numba has never compiled (fresh source: nothing cached): what compiles and how long it will
     take, then what it took, on stderr whether it is a terminal or a log; the progress line on a terminal only;
-    nothing when the kernels come from the cache."""
+    nothing when the kernels come from the cache. A closure, which numba compiles in every run (it caches none), is
+    not announced as a first run's compile: its line says it compiles every time."""
     import numba
 
     from reversis_sim.cli.compiling import compile_notice, compiling_notice
 
-    def fresh():
-        salt = time.perf_counter_ns()
-
-        @numba.njit
-        def f(n):
-            total = 0
-            for i in range(n):
-                total += (i * salt) % 7
-            return total
-        return f
+    def fresh():  # a module-level function of its own (no closure), never compiled before
+        ns = {"numba": numba, "__name__": "test_new_user.fresh"}
+        exec(f"@numba.njit\ndef f(n):\n    total = 0\n    for i in range(n):\n"
+             f"        total += (i * {time.perf_counter_ns()}) % 7\n    return total\n", ns)
+        return ns["f"]
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     with compiling_notice(every=0.001, at_least=0.0) as watch:
@@ -199,6 +195,19 @@ def test_the_compile_notice_is_said_on_stderr_whatever_it_is_and_progresses_on_a
         fresh()(10)
     err = capsys.readouterr().err
     assert compile_notice(None) in err and "compiled " in err and "\r" not in err and "functions, " not in err
+
+    def closure():
+        salt = time.perf_counter_ns()
+
+        @numba.njit
+        def g(n):
+            return (n * salt) % 7
+        return g
+
+    with compiling_notice(every=0.001, at_least=0.0):
+        closure()(10)
+    err = capsys.readouterr().err
+    assert compile_notice(None) not in err and "numba compiles these in every run: it caches no closure" in err, err
 
 
 def test_the_summary_explains_itself_and_the_fate_figure_counts_the_talon(tmp_path):

@@ -46,6 +46,8 @@ def compiling_notice(quiet: bool = False, *, every: float = 0.5, at_least: float
         while not stop.wait(every):
             if watch.started is None:
                 continue
+            if not said and (watch.current is None or watch.current in watch.closures):
+                continue  # between two compiles, or a closure's, compiled in every run: not a first run's compile
             if not said:
                 click.echo(compile_notice(command), err=True)
                 said.append(True)
@@ -61,11 +63,17 @@ def compiling_notice(quiet: bool = False, *, every: float = 0.5, at_least: float
         finally:
             stop.set()
             thread.join()
-            if watch.started is not None and time.monotonic() - watch.started >= at_least:
-                took = time.monotonic() - watch.started
+            if watch.started is not None and watch.compiling >= at_least:
                 top = sorted(watch.seconds.items(), key=lambda kv: -kv[1])[:3]
-                if not said:
+                closures = len(watch.closures)
+                if not said and closures < len(watch.seconds):
                     click.echo(compile_notice(command), err=True)
-                click.echo(("\r\x1b[K" if live else "") + f"compiled {watch.count} functions in {took:.0f} s ("
-                           + ", ".join(f"{name} {t:.0f} s" for name, t in top)
-                           + "); later runs load them from the cache", err=True)
+                if closures == len(watch.seconds):  # the reference engine's family dispatch: numba caches no closure
+                    later = "; numba compiles these in every run: it caches no closure"
+                elif closures:
+                    later = f"; later runs load them from the cache, but for {closures} closures it cannot cache"
+                else:
+                    later = "; later runs load them from the cache"
+                click.echo(("\r\x1b[K" if live else "") + f"compiled {watch.count} functions in "
+                           f"{watch.compiling:.0f} s (" + ", ".join(f"{name} {t:.0f} s" for name, t in top) + ")"
+                           + later, err=True)

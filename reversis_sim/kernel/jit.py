@@ -96,6 +96,8 @@ class CompileWatch(event.Listener):
     def __init__(self):
         self.count, self.started, self.current = 0, None, None
         self.seconds: dict[str, float] = {}
+        self.compiling = 0.0  # seconds spent compiling (the outermost compiles added up, the work between left out)
+        self.closures: set[str] = set()  # compiled functions numba cannot cache: they compile again in every run
         self._stack: list[list] = []  # [name, start, seconds spent in nested compiles]
 
     def on_start(self, ev) -> None:
@@ -103,6 +105,8 @@ class CompileWatch(event.Listener):
         if self.started is None:
             self.started = now
         name = kernel_name(ev.data["dispatcher"])
+        if getattr(ev.data["dispatcher"].py_func, "__closure__", None):
+            self.closures.add(name)
         if not self._stack:
             self.current = name
         self._stack.append([name, now, 0.0])
@@ -115,6 +119,7 @@ class CompileWatch(event.Listener):
             self._stack[-1][2] += took
         else:
             self.current = None
+            self.compiling += took
         self.count += 1
 
     @property
