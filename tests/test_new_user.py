@@ -228,3 +228,17 @@ def test_the_summary_explains_itself_and_the_fate_figure_counts_the_talon(tmp_pa
     fates = figure_tables(out)[1]["quinola_fate_by_hearts"]()
     every = fates.filter(pl.col("hearts_at_lead") == EVERY_DEAL)
     assert "talon" in every["quinola_fate"].to_list() and abs(every["rate"].sum() - 1) < 1e-9
+
+
+def test_the_wait_for_a_kernel_compiled_beside_counts_as_compiling_from_when_the_watch_began(monkeypatch):
+    """A command whose deal skeleton compiles in a process beside it waits for it at its first call: that wait is
+    compiling, as the person sees it (the notice said 8 s where the command waited 24), and only the wait since the
+    watch began counts."""
+    from reversis_sim.kernel import jit
+
+    monkeypatch.setattr(jit, "WAITED", {"policies.deal_nb.play_from": 5.0})  # an earlier command's wait
+    with jit.CompileWatch() as watch:
+        jit.WAITED["policies.deal_nb.play_from"] += 2.0
+        jit.WAITED["search.rollout_nb.rollout"] = 1.0
+    assert watch.waited == {"policies.deal_nb.play_from": 2.0, "search.rollout_nb.rollout": 1.0}
+    assert watch.compiling == 3.0 and watch.count == 0

@@ -64,7 +64,8 @@ def compiling_notice(quiet: bool = False, *, every: float = 0.5, at_least: float
             stop.set()
             thread.join()
             if watch.started is not None and watch.compiling >= at_least:
-                top = sorted(watch.seconds.items(), key=lambda kv: -kv[1])[:3]
+                beside = {f"{name} (waited for, compiled beside)": t for name, t in watch.waited.items()}
+                top = sorted({**watch.seconds, **beside}.items(), key=lambda kv: -kv[1])[:3]
                 closures = len(watch.closures)
                 if not said and closures < len(watch.seconds):
                     click.echo(compile_notice(command), err=True)

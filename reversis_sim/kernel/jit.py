@@ -86,6 +86,11 @@ def kernel_name(dispatcher) -> str:
     return f"{f.__module__.removeprefix('reversis_sim.')}.{f.__qualname__.replace('.<locals>', '')}"
 
 
+WAITED: dict[str, float] = {}
+"""Seconds this process has waited for each kernel compiled by a process beside it (:func:`.units.compile_beside`),
+by :func:`kernel_name`: time a command spends on compiling that numba's events, this process's, do not see."""
+
+
 class CompileWatch(event.Listener):
     """What numba compiles while installed (``with CompileWatch() as watch``; a cache miss each: a kernel loaded
     from the on-disk cache is not counted), from numba's event API (``numba.core.event``): ``count``, ``started``
@@ -96,7 +101,8 @@ class CompileWatch(event.Listener):
     def __init__(self):
         self.count, self.started, self.current = 0, None, None
         self.seconds: dict[str, float] = {}
-        self.compiling = 0.0  # seconds spent compiling (the outermost compiles added up, the work between left out)
+        self._compiled = 0.0  # seconds spent compiling here (the outermost compiles added up)
+        self._waited = dict(WAITED)  # the waiting for a process compiling beside this one, counted from here
         self.closures: set[str] = set()  # compiled functions numba cannot cache: they compile again in every run
         self._stack: list[list] = []  # [name, start, seconds spent in nested compiles]
 
@@ -119,8 +125,19 @@ class CompileWatch(event.Listener):
             self._stack[-1][2] += took
         else:
             self.current = None
-            self.compiling += took
+            self._compiled += took
         self.count += 1
+
+    @property
+    def compiling(self) -> float:
+        """Seconds spent on compiling since the watch began: the compiles here (not the work between them) and the
+        waiting for a kernel another process compiled beside this one."""
+        return self._compiled + sum(self.waited.values())
+
+    @property
+    def waited(self) -> dict[str, float]:
+        """Seconds waited since the watch began for each kernel a process beside this one compiled."""
+        return {k: t - self._waited.get(k, 0.0) for k, t in WAITED.items() if t > self._waited.get(k, 0.0)}
 
     @property
     def active(self) -> bool:

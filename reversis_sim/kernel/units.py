@@ -25,6 +25,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -33,6 +34,7 @@ from numba.core.types import WrapperAddressProtocol
 from numba.experimental import function_type  # noqa: F401 - numba's typing of a unit passed as an argument
 
 from .compiled import MAX_SEATS
+from .jit import WAITED, kernel_name
 from .layout import Seats, alloc
 
 
@@ -66,7 +68,10 @@ class Unit(WrapperAddressProtocol):
         if self._address is None:
             beside = _BESIDE.get(self)
             if beside is not None:  # every thread that needs it waits for that process
+                started = time.monotonic()
                 beside.wait()
+                name = kernel_name(self.dispatcher)  # compiling, as the command's notice counts it
+                WAITED[name] = WAITED.get(name, 0.0) + time.monotonic() - started
                 _BESIDE.pop(self, None)
             self.dispatcher.compile(self.signature())
             cres = self.dispatcher.overloads[self.signature().args]
