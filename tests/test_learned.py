@@ -202,6 +202,7 @@ def test_learn_refuses_too_little_data_and_writes_nothing(tmp_path):
     out = tmp_path / "w.npz"
     r = CliRunner().invoke(main, ["learn", "--deals", "24", "--seed", "1", "--out", str(out)])
     assert r.exit_code == 2 and "too few" in r.output, r.output
+    assert "give at least 144 deals" in r.output, r.output  # how many, in the option's unit (12 matches of 12)
     assert not out.exists() and not (tmp_path / "w.npz.parts").exists()
 
 

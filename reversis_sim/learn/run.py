@@ -105,6 +105,11 @@ def eligible_where(rules: Rules) -> str:
     return " or ".join(f"({table[h]})" for h in rules.espagnolette_hands)
 
 
+def _deals(spec: LearnSpec, matches: int) -> int:
+    """The deals of ``matches`` matches under the spec's rules."""
+    return matches * int(spec.rules_params.get("match_deals", 12))
+
+
 def check(spec: LearnSpec) -> None:
     """Refuse a run that cannot give weights, before anything is computed or written."""
     if spec.declaration_matches and not spec.rules_params.get("espagnolette_enabled"):
@@ -112,14 +117,16 @@ def check(spec: LearnSpec) -> None:
                          f"declaration deals")
     if spec.declaration_matches and spec.declaration_matches < MIN_MATCHES:
         raise LearnError(f"{spec.declaration_matches} declaration matches are too few to learn from: the held-out "
-                         f"share needs at least {MIN_MATCHES} matches; give more declaration deals")
+                         f"share needs at least {MIN_MATCHES} matches; give at least {_deals(spec, MIN_MATCHES):,} "
+                         f"declaration deals")
     if not spec.cards:
         if parse_spec(spec.policy).family != "learned" or not spec.declaration_matches:
             raise LearnError("learning the declaration only keeps a learned table's card play: give a learned "
                              "player as the policy and declaration deals")
     elif spec.n_matches < MIN_MATCHES:
         raise LearnError(f"{spec.n_matches} matches are too few to learn from: the held-out share that chooses the "
-                         f"penalty needs at least {MIN_MATCHES} matches; give more deals")
+                         f"penalty needs at least {MIN_MATCHES} matches; give at least {_deals(spec, MIN_MATCHES):,} "
+                         f"deals")
     if not 2 <= spec.worlds <= 1024:
         raise LearnError(f"worlds must be 2..1024 (half choose, half measure each option), got {spec.worlds}")
     if parse_spec(spec.policy).family not in ("avoid", "learned"):
