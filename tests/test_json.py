@@ -80,6 +80,8 @@ def test_every_command_prints_strict_json(folders, name):
     for text in lines:
         strict(text)
     assert "NaN" not in r.stdout and "Infinity" not in r.stdout
+    if name in ("tune", "best-response"):  # each says what it is (best-response said it was a tune)
+        assert json.loads(r.stdout)["kind"] == name
 
 
 def test_every_command_with_a_json_format_is_covered():

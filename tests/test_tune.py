@@ -246,3 +246,23 @@ def test_a_resumed_tuning_ends_with_the_uninterrupted_result(tmp_path):
         {k: v for k, v in whole.summary().items() if k not in timing}
     assert [(t.spec, t.blocks, t.block_values) for t in resumed.search.trials] == \
         [(t.spec, t.blocks, t.block_values) for t in whole.search.trials]
+
+
+def test_a_best_that_is_the_baseline_itself_is_said_so_not_read_as_a_measured_zero(capsys):
+    """When no candidate beat the start, the confirmation compares the baseline with itself on the same deals: an
+    exact 0 with a zero-width interval, said as such rather than as a measurement."""
+    from types import SimpleNamespace
+
+    from reversis_sim.cli.tuning import _echo_result
+    from reversis_sim.rules import PRESETS
+
+    summary = {"optimizer": "optuna", "n_trials": 4, "n_pruned": 0, "search_deals": 9600, "search_seconds": 1.0,
+               "evaluations_per_s": 8.0, "best": "avoid", "explore_mean": 0.0, "explore_blocks": 2,
+               "significant": False, "confirm_deals": 48000, "confirmed_gain": 0.0, "ci_low": 0.0, "ci_high": 0.0,
+               "p_value": 1.0}
+    result = SimpleNamespace(summary=lambda: summary, seed=1, confirm_seed=2, baseline="avoid")
+    _echo_result(result, PRESETS["parlett"], "tuning avoid")
+    assert "the best found is the baseline itself, compared with itself (exactly 0)" in capsys.readouterr().out
+    summary.update(confirmed_gain=0.5, ci_low=-0.1, ci_high=1.1, p_value=0.1)
+    _echo_result(result, PRESETS["parlett"], "tuning avoid")
+    assert "no significant gain" in capsys.readouterr().out

@@ -111,6 +111,8 @@ def _echo_result(result, rules, what: str) -> None:
                f"{s['explore_blocks']} blocks; chosen among {s['n_trials']}, so biased upwards)")
     verdict = ("a significant gain" if s["significant"] else
                "no significant gain: the interval holds 0 (or lies below it), so this search found nothing better")
+    if s["ci_low"] == s["ci_high"] == s["confirmed_gain"] == 0:  # the same player on the same deals: exactly 0
+        verdict = "the best found is the baseline itself, compared with itself (exactly 0): nothing beat it"
     click.echo(f"confirmed on seed {result.confirm_seed} ({s['confirm_deals']:,} fresh deals): "
                f"{s['confirmed_gain']:+.3f} fish per deal over {result.baseline}, 95% CI [{s['ci_low']:+.3f}, "
                f"{s['ci_high']:+.3f}], p = {s['p_value']:.3g}: {verdict}")
@@ -237,7 +239,7 @@ def best_response(rules, rule_overrides, seed, engine, threads, fmt, field, base
         if out is not None:
             _write(out, "best-response", result, rules, {"exploited": field}, settings)
     if fmt == "json":
-        click.echo(json_text({**result.summary(), "exploited": field}))
+        click.echo(json_text({**result.summary(), "kind": "best-response", "exploited": field}))
         return
     _echo_result(result, rules, f"best response to {field}")
     s = result.summary()
