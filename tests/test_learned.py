@@ -204,6 +204,10 @@ def test_learn_refuses_too_little_data_and_writes_nothing(tmp_path):
     assert r.exit_code == 2 and "too few" in r.output, r.output
     assert "give at least 144 deals" in r.output, r.output  # how many, in the option's unit (12 matches of 12)
     assert not out.exists() and not (tmp_path / "w.npz.parts").exists()
+    out.write_bytes(b"weights")  # a finished run's file: --resume has nothing to do, and says so
+    r = CliRunner().invoke(main, ["learn", "--deals", "480", "--seed", "1", "--out", str(out), "--resume"])
+    assert r.exit_code == 2 and "its run finished, nothing to resume" in r.output, r.output
+    assert out.read_bytes() == b"weights"
 
 
 def test_learn_is_seeded_and_resumes_to_the_same_weights(tmp_path):

@@ -70,6 +70,9 @@ def learn(ctx, rules, rule_overrides, policy, deals, worlds, seed, keep_exchange
     spec = LearnSpec(rules.name, rules.to_params(), policy.strip(), int(seed), n_matches, int(worlds),
                      not keep_exchange, -(-declaration_deals // rules.match_deals), not declaration_only)
     if out.exists() and not force:
+        if resume:  # the weights are written once the run is whole
+            raise click.UsageError(f"{out} is written: its run finished, nothing to resume; give --force to learn "
+                                   f"it again")
         raise click.UsageError(f"{out} exists; give --force to overwrite it, or another --out")
     from ..policies import PolicySpecError, parse_spec
     from ..policies.registry import NAMED
@@ -96,8 +99,8 @@ def learn(ctx, rules, rule_overrides, policy, deals, worlds, seed, keep_exchange
         with bar:
             report = interruptible(run_learn, rules, spec, out, command=text, resume=resume, progress=progress)
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: the {done[0]} finished chunks of {n_all} are kept in {out}.parts; "
-                   f"the same command with --resume continues", err=True)
+        click.echo(f"\ninterrupted: the {done[0]} finished chunks of {n_all} are kept in {out}.parts; this "
+                   f"continues them:\n{text} --resume", err=True)
         sys.exit(130)
     except LearnError as e:
         raise click.UsageError(str(e)) from None
