@@ -210,6 +210,23 @@ def test_learn_refuses_too_little_data_and_writes_nothing(tmp_path):
     assert out.read_bytes() == b"weights"
 
 
+def test_an_interrupted_learn_prints_the_exact_command_that_continues_it(tmp_path, monkeypatch):
+    import shlex
+
+    from reversis_sim.cli import learning
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(learning, "interruptible", stopped)  # Ctrl-C as the run starts
+    out = tmp_path / "w.npz"
+    args = ["learn", "--deals", "480", "--seed", "1", "--out", str(out)]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 130, r.output
+    again = shlex.split(r.stderr.strip().splitlines()[-1])
+    assert again == ["reversis-sim", *args, "--resume"], r.stderr
+
+
 def test_learn_is_seeded_and_resumes_to_the_same_weights(tmp_path):
     """The same command writes the same weights; a run stopped after its first chunk and resumed writes them too."""
     from reversis_sim.learn.run import LearnSpec, learn
