@@ -259,5 +259,6 @@ def test_replay_writes_the_picture_of_one_deal(tmp_path):
     r = _run("replay", "--engine", "reference", "--seed", "3", "--match", "1", "--deal", "2", "--seat", "random",
              "--format", "svg", "--output", picture)
     assert r.exit_code == 0, r.output
+    assert r.stdout == "" and f"wrote {picture}" in r.stderr  # the note on stderr: '> file' catches no stray line
     record = reference.replay(PRESETS["parlett"], parse_seats(["random"]), seed=3, match=1, deal=2)
     assert picture.read_text() == deal_svg(record)

@@ -85,4 +85,4 @@ def write_shown(path: Path, fmt: str, shown: list[dict]) -> None:
         raise os_fault(e, path, "choose another --output") from None
     size = len(text.encode("utf-8"))
     what = "open it in a browser" if fmt == "html" else "an SVG picture"
-    click.echo(f"wrote {path} ({size / 1024:.0f} KB; {what})")
+    click.echo(f"wrote {path} ({size / 1024:.0f} KB; {what})", err=True)  # a note: stdout carries no file
