@@ -94,7 +94,7 @@ def test_ctrl_c_during_compare_stops_at_once_and_says_nothing_was_kept():
     assert "interrupted: compare stopped before it finished" in err and "nothing of this run was kept" in err
 
 
-TUNE = ["tune", "--base", "avoid", "--param", "take=0..8", "--param", "guard=0..6", "--budget-deals", "400000",
+TUNE = ["tune", "--base", "avoid", "--param", "take=0..8", "--param", "guard=0..6", "--budget-deals", "200000",
         "--eval-deals", "4800", "--confirm-deals", "48000", "--seed", "9", "--format", "json"]
 
 
