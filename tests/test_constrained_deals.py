@@ -129,3 +129,17 @@ def test_replay_and_compare_take_the_constraints():
              "hearts(0) >= 4", "--format", "json")
     assert c.returncode == 0, c.stderr
     assert json.loads(c.stdout)["deals"] == {"where": "hearts(0) >= 4"}
+
+
+def test_a_constrained_runs_summary_says_it_is_conditional(tmp_path):
+    """Every number of a constrained run is among the deals meeting its constraints: the summary says so, as text
+    and in JSON; an unconstrained one says nothing of it."""
+    args = ["simulate", "--engine", "reference", "--deals", "48", "--seed", "3", "--no-figures"]
+    r = _cli(*args, "--predeal", "0=JH", "--where", "hearts(0) >= 3", "--out", tmp_path / "c")
+    assert r.returncode == 0, r.stderr
+    assert ('conditional on the deals meeting {"predeal": ["0=JH"], "where": "hearts(0) >= 3"}: every mean, rate '
+            'and interval below is among those deals') in r.stdout, r.stdout
+    data = json.loads(_cli(*args, "--predeal", "0=JH", "--out", tmp_path / "j", "--format", "json").stdout)
+    assert data["conditional_on"] == {"predeal": ["0=JH"]}
+    plain = _cli(*args, "--out", tmp_path / "p")
+    assert "conditional on" not in plain.stdout

@@ -5,6 +5,7 @@ and this is the command line's. Plain Python at import, so that ``--help`` loads
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import sys
 import textwrap
@@ -70,12 +71,19 @@ class ShownRun:
 def print_summary(out, fmt) -> None:
     """The summary of a run folder (:func:`reversis_sim.analysis.summarize_run`), as text or JSON."""
     from ..analysis import summarize_run
+    from ..record import read_manifest
 
     summary = summarize_run(out)
+    deals = read_manifest(out).get("deals")  # a constrained run's --predeal and --where: every number is among them
     if fmt == "json":  # an interval refused (too few matches) is null, and n_needed says how many are needed
-        click.echo(json_text(summary))
+        click.echo(json_text({**summary, "conditional_on": deals} if deals else summary))
         return
-    click.echo(summary_text(summary))
+    text = summary_text(summary)
+    if deals:
+        first, _, rest = text.partition("\n")
+        text = (f"{first}\nconditional on the deals meeting {json.dumps(deals, ensure_ascii=False)}: every mean, "
+                f"rate and interval below is among those deals\n{rest}")
+    click.echo(text)
 
 
 def summary_text(summary: dict) -> str:
