@@ -143,3 +143,6 @@ def test_a_constrained_runs_summary_says_it_is_conditional(tmp_path):
     assert data["conditional_on"] == {"predeal": ["0=JH"]}
     plain = _cli(*args, "--out", tmp_path / "p")
     assert "conditional on" not in plain.stdout
+    analyzed = _cli("analyze", tmp_path / "c", "--table", "quinola_fate")  # and analyze says it of every table
+    assert analyzed.stdout.startswith('conditional on the deals meeting {"predeal": ["0=JH"], "where": '), analyzed
+    assert "conditional on" not in _cli("analyze", tmp_path / "p", "--table", "quinola_fate").stdout

@@ -76,6 +76,9 @@ def analyze(run_dir, fmt, tables, hand_features):
     with folder_errors(run_dir, "check the folder and its files"):
         manifest = read_manifest(run_dir)
         match_deals, pool = manifest["match_deals"], stake_name(manifest)
+    if manifest.get("deals"):  # a constrained run: every table is among the deals meeting its constraints
+        click.echo(f"conditional on the deals meeting {json.dumps(manifest['deals'], ensure_ascii=False)}: every "
+                   f"table below is among those deals")
     with pl.Config(**TEXT_TABLES):
         for n in names:
             click.echo(f"\n## {n.replace('_', ' ')}\n{shown_frame(all_tables[n])}")
