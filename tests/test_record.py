@@ -303,3 +303,22 @@ def test_a_folder_from_before_a_default_changed_is_read_but_not_continued(tmp_pa
     (out / "manifest.json").write_text(json.dumps(manifest))
     run(spec(n_matches=1), out, engine="reference", resume=True)
     assert read_rows(out).height == 12 * 4
+
+
+def test_a_shipped_folder_of_tables_says_it_has_no_deals_instead_of_asking_for_an_upgrade(tmp_path):
+    """The folders under results/ keep a run's summary and tables, not its parts (too large for the repository):
+    analyze and upgrade say so, instead of sending a reader from upgrade to a resume of a run they cannot have."""
+    import shutil
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from reversis_sim.cli import main
+
+    shipped = Path(__file__).resolve().parents[1] / "results" / "parlett_avoid"
+    assert (shipped / "manifest.json").exists() and not list(shipped.glob("part-*.parquet"))
+    copy = tmp_path / "parlett_avoid"
+    shutil.copytree(shipped, copy)
+    for command in ("analyze", "upgrade"):
+        r = CliRunner().invoke(main, [command, str(copy)])
+        assert r.exit_code == 1 and "keeps no part files" in r.output and "resume" not in r.output, r.output

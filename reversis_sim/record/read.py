@@ -98,6 +98,10 @@ def read_manifest(out: str | Path) -> dict:
     if isinstance(version, int) and version > SCHEMA_VERSION:
         raise RunError(f"{out} was written with schema version {version}, newer than this reversis_sim "
                        f"({SCHEMA_VERSION}); upgrade reversis_sim to read it")
+    if isinstance(version, int) and version < SCHEMA_VERSION and not part_files_present(out):
+        raise RunError(f"{out} keeps no part files, only what a run left beside them (its summary.json and tables, "
+                       f"as the folders under results/ are shipped): there are no deals to analyze or upgrade; read "
+                       f"those files, or run the command that wrote it again")
     if isinstance(version, int) and version < SCHEMA_VERSION:
         raise RunError(f"{out} was written with schema version {version}; this reversis_sim reads version "
                        f"{SCHEMA_VERSION} (a lean seat table with each seat's dealt hand, and a payments table): "

@@ -27,7 +27,17 @@ from ..columns import I8, I16, I64, PAYMENT_COLUMNS, SEAT_COLUMNS, Chunk
 from ..game import FATES, QUINOLA_PAID, QUINOLA_RECEIVED, REASONS
 from .chunks import ChunkSet
 from .files import FolderLock, RunError, write_durably, write_json_atomic
-from .read import FORMATS, MANIFEST, PAYMENTS, completed_chunks, identity_of, part_description, part_path, payments_path
+from .read import (
+    FORMATS,
+    MANIFEST,
+    PAYMENTS,
+    completed_chunks,
+    identity_of,
+    part_description,
+    part_files_present,
+    part_path,
+    payments_path,
+)
 from .schema import SCHEMA_VERSION, WRITE_OPTIONS, payment_table, seat_table
 from .spec import RunSpec
 
@@ -49,6 +59,9 @@ def upgrade(out: str | Path) -> tuple[int, int]:
     version = manifest.get("schema_version")
     if version == SCHEMA_VERSION:
         raise RunError(f"{out} is already in schema version {SCHEMA_VERSION}; nothing to upgrade")
+    if not part_files_present(out):  # a folder of tables only (results/): nothing to rewrite
+        raise RunError(f"{out} keeps no part files, only what a run left beside them (its summary.json and tables): "
+                       f"there are no deals to upgrade")
     if version not in OLD_VERSIONS:
         raise RunError(f"{out} has schema version {version!r}; this reversis_sim upgrades versions "
                        f"{' and '.join(map(str, OLD_VERSIONS))}")
