@@ -256,10 +256,9 @@ def parse_predeal(items: Sequence[str], rules) -> Predeal:
                 raise ConstraintError(f"--predeal {item!r}: {word!r} is not a card (rank then suit: JH, AS, 7C)"
                                       ) from None
             if not deck >> card & 1:
-                absent = [r for r in C.RANKS if r not in rules.ranks]
-                words = {"T": "tens", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes"}
-                ranks = f" (it has no {', '.join(words.get(r, r + 's') for r in absent)})" if absent else ""
-                raise ConstraintError(f"--predeal {item!r}: {word} is not in the {rules.name} deck{ranks}")
+                rank = C.RANKS[C.rank_of(card)]  # a deck lacks whole ranks: the tens of the 48-card packs
+                raise ConstraintError(f"--predeal {item!r}: {word} is not in the {rules.name} deck (it has no "
+                                      f"{'ten' if rank == 'T' else rank}s)")
             if card in seen:
                 raise ConstraintError(f"--predeal: {C.name(card)} is given twice (seat {seen[card]} and seat "
                                       f"{seat})")
