@@ -51,6 +51,14 @@ def part_files_present(out: Path) -> dict[int, Path]:
     return found
 
 
+def tables_only(out: Path) -> str:
+    """Why a folder with a manifest but no part file (a run's summary and tables, as results/ ships them) cannot be
+    read or upgraded: the sentence both say."""
+    return (f"{out} keeps no part files, only what a run left beside them (its summary.json and tables, as the "
+            f"folders under results/ are shipped): there are no deals to analyze or upgrade; read those files, or "
+            f"run the command that wrote it again")
+
+
 def identity_of(manifest: dict) -> dict:
     """The run description a manifest records (what every part of the run carries; ``deals`` only where the deals
     are constrained)."""
@@ -99,9 +107,7 @@ def read_manifest(out: str | Path) -> dict:
         raise RunError(f"{out} was written with schema version {version}, newer than this reversis_sim "
                        f"({SCHEMA_VERSION}); upgrade reversis_sim to read it")
     if isinstance(version, int) and version < SCHEMA_VERSION and not part_files_present(out):
-        raise RunError(f"{out} keeps no part files, only what a run left beside them (its summary.json and tables, "
-                       f"as the folders under results/ are shipped): there are no deals to analyze or upgrade; read "
-                       f"those files, or run the command that wrote it again")
+        raise RunError(tables_only(out))
     if isinstance(version, int) and version < SCHEMA_VERSION:
         raise RunError(f"{out} was written with schema version {version}; this reversis_sim reads version "
                        f"{SCHEMA_VERSION} (a lean seat table with each seat's dealt hand, and a payments table): "

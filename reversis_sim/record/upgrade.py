@@ -37,6 +37,7 @@ from .read import (
     part_files_present,
     part_path,
     payments_path,
+    tables_only,
 )
 from .schema import SCHEMA_VERSION, WRITE_OPTIONS, payment_table, seat_table
 from .spec import RunSpec
@@ -60,8 +61,7 @@ def upgrade(out: str | Path) -> tuple[int, int]:
     if version == SCHEMA_VERSION:
         raise RunError(f"{out} is already in schema version {SCHEMA_VERSION}; nothing to upgrade")
     if not part_files_present(out):  # a folder of tables only (results/): nothing to rewrite
-        raise RunError(f"{out} keeps no part files, only what a run left beside them (its summary.json and tables): "
-                       f"there are no deals to upgrade")
+        raise RunError(tables_only(out))
     if version not in OLD_VERSIONS:
         raise RunError(f"{out} has schema version {version!r}; this reversis_sim upgrades versions "
                        f"{' and '.join(map(str, OLD_VERSIONS))}")
