@@ -97,16 +97,20 @@ def _grid_value(param, text: str) -> float:
     """One value of a sweep's ``--param``: a number, or for a parameter ``param`` that names a choice
     (``search:infer=rollout``) one of its names; a ``ValueError`` saying what it should be otherwise. ``param``:
     the base family's :class:`~reversis_sim.policies.family.Param` of that name (None: the family has none, which
-    the grid's own check refuses)."""
+    :func:`sweep` refuses)."""
     if param is not None and param.choices:
         try:
             return param.read(text)
         except ValueError as e:
             raise ValueError(f"{text.strip()} {e}") from None
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise ValueError("values must be numbers, e.g. take=2,4,8") from None
+    problem = param.problem(value) if param is not None else None  # its range, as a spec's value is checked
+    if problem:
+        raise ValueError(f"{param.name}={text.strip()} {problem}")
+    return value
 
 
 @command("compare")
@@ -296,7 +300,7 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
     from .. import compare as library
 
     rules = with_rule_overrides(rules, rule_overrides)
-    from ..policies import FAMILIES, PolicySpecError, parse_spec
+    from ..policies import FAMILIES, parse_spec
 
     _folder_options(out, force, resume)
     family = {q.name: q for q in FAMILIES[parse_spec(base).family].params}  # base was checked by its option
@@ -312,12 +316,9 @@ def sweep(rules, rule_overrides, seed, engine, threads, fmt, base, params, basel
             raise click.BadParameter(f"{p!r}: {e}", param_hint="'--param'") from None
         if not eq or not grid[name.strip()]:
             raise click.BadParameter(f"{p!r} is not NAME=V1,V2,...", param_hint="'--param'")
-        for v in grid[name.strip()]:  # each value in its range, said of the option (not of the whole expanded spec)
-            try:
-                parse_spec(base).with_values({name.strip(): v})
-            except PolicySpecError as e:
-                said = str(e).split("': ", 1)[-1] if str(e).startswith("policy '") else str(e)
-                raise click.BadParameter(f"{p!r}: {said}", param_hint="'--param'") from None
+        if name.strip() not in family:  # said of the option, not of the whole expanded spec the grid would build
+            raise click.BadParameter(f"{p!r}: {parse_spec(base).family} has no parameter {name.strip()!r} "
+                                     f"(parameters: {', '.join(family)})", param_hint="'--param'")
     try:
         res = working(library.sweep, rules, base, grid, baseline, field=field, n_matches=matches_of(rules, deals),
                       seed=seed, confirm_seed=confirm_seed,
