@@ -11,7 +11,15 @@ from pathlib import Path
 import click
 
 from ..analysis.names import HAND_FEATURES, TABLES, hand_feature_of, hand_table_names
-from .options import command, estimator_note, folder_errors, json_text, refusal_note, shown_frame
+from .options import (
+    command,
+    conditional_on,
+    estimator_note,
+    folder_errors,
+    json_text,
+    refusal_note,
+    shown_frame,
+)
 
 TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True, tbl_width_chars=200)
@@ -77,8 +85,7 @@ def analyze(run_dir, fmt, tables, hand_features):
         manifest = read_manifest(run_dir)
         match_deals, pool = manifest["match_deals"], stake_name(manifest)
     if manifest.get("deals"):  # a constrained run: every table is among the deals meeting its constraints
-        click.echo(f"conditional on the deals meeting {json.dumps(manifest['deals'], ensure_ascii=False)}: every "
-                   f"table below is among those deals")
+        click.echo(f"{conditional_on(manifest['deals'])}: every table below is among those deals")
     with pl.Config(**TEXT_TABLES):
         for n in names:
             click.echo(f"\n## {n.replace('_', ' ')}\n{shown_frame(all_tables[n])}")
@@ -200,8 +207,7 @@ def hands(run_dir, features, fmt, figures):
     else:
         if cond["deals"] is not None:
             share = "unknown share" if cond["acceptance"] is None else f"{cond['acceptance']:.2%} of shuffles"
-            click.echo(f"conditional on the deals meeting {json.dumps(cond['deals'])} ({share}): rates and means "
-                       f"are among those deals")
+            click.echo(f"{conditional_on(cond['deals'])} ({share}): rates and means are among those deals")
         for name, t in tables.items():
             if fmt == "csv":
                 click.echo(f"# {name}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import json
 import shlex
 import signal
 import sys
@@ -160,6 +161,12 @@ def refusal_note(frame, match_deals: int | None) -> str | None:
             f"matches "
             f"a run needs for an interval there, more where few of its matches hold the row; 0 where it is printed; "
             f"docs/statistics.md §9)")
+
+
+def conditional_on(deals: dict) -> str:
+    """How a constrained run's numbers are said to be conditional: its --predeal and --where as the manifest keeps
+    them."""
+    return f"conditional on the deals meeting {json.dumps(deals, ensure_ascii=False)}"
 
 
 POOL_PATH_WORDS = ("means through the {pool}'s expected size: the expected fish, with what the {pool} doubles and pays "

@@ -5,7 +5,6 @@ and this is the command line's. Plain Python at import, so that ``--help`` loads
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import sys
 import textwrap
@@ -14,7 +13,7 @@ import time
 import click
 
 from ..policies import display_name
-from .options import folder_errors, json_text, summary_estimator_line
+from .options import conditional_on, folder_errors, json_text, summary_estimator_line
 
 
 class ShownRun:
@@ -81,8 +80,7 @@ def print_summary(out, fmt) -> None:
     text = summary_text(summary)
     if deals:
         first, _, rest = text.partition("\n")
-        text = (f"{first}\nconditional on the deals meeting {json.dumps(deals, ensure_ascii=False)}: every mean, "
-                f"rate and interval below is among those deals\n{rest}")
+        text = f"{first}\n{conditional_on(deals)}: every mean, rate and interval below is among those deals\n{rest}"
     click.echo(text)
 
 
