@@ -107,7 +107,7 @@ def eligible_where(rules: Rules) -> str:
 
 def _deals(spec: LearnSpec, matches: int) -> int:
     """The deals of ``matches`` matches under the spec's rules."""
-    return matches * int(spec.rules_params.get("match_deals", 12))
+    return matches * int(spec.rules_params["match_deals"])
 
 
 def check(spec: LearnSpec) -> None:

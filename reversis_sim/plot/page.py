@@ -83,7 +83,7 @@ def _item(shown: dict) -> dict:
     else:
         record, review = shown, None
     return {"record": record, "review": review, "facts": deal_facts(record),
-            "names": [s if s == "human" else display_name(s) for s in record["seats"]]}
+            "names": [display_name(s) for s in record["seats"]]}  # a person's seat, "human", stays so
 
 
 def page_title(shown: Sequence[dict]) -> str:
