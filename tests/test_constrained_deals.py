@@ -131,6 +131,25 @@ def test_replay_and_compare_take_the_constraints():
     assert json.loads(c.stdout)["deals"] == {"where": "hearts(0) >= 4"}
 
 
+def test_a_constrained_comparison_and_tournament_say_they_are_conditional():
+    """A comparison or a tournament on constrained deals measures the players on those deals only: the text says
+    so under the heading, the JSON keeps the constraints; without constraints neither says anything of it."""
+    args = ["compare", "--candidate", "tuned", "--baseline", "avoid", "--deals", "240"]
+    c = _cli(*args, "--where", "hearts(0) >= 4")
+    assert c.returncode == 0, c.stderr
+    assert ('conditional on the deals meeting {"where": "hearts(0) >= 4"}: the difference and its interval are '
+            'among those deals') in c.stdout.splitlines()[1], c.stdout
+    assert "conditional on" not in _cli(*args).stdout
+    args = ["tournament", "--policy", "tuned", "--policy", "avoid", "--deals", "120"]
+    t = _cli(*args, "--predeal", "0=JH")
+    assert t.returncode == 0, t.stderr
+    assert ('conditional on the deals meeting {"predeal": ["0=JH"]}: every payoff, rank and claim below is among '
+            'those deals') in t.stdout.splitlines()[1], t.stdout
+    assert json.loads(_cli(*args, "--predeal", "0=JH", "--format", "json").stdout)["deals"] == {"predeal": ["0=JH"]}
+    plain = _cli(*args, "--format", "json")
+    assert "deals" not in json.loads(plain.stdout) and "conditional on" not in _cli(*args).stdout
+
+
 def test_a_constrained_runs_summary_says_it_is_conditional(tmp_path):
     """Every number of a constrained run is among the deals meeting its constraints: the summary says so, as text
     and in JSON; an unconstrained one says nothing of it."""

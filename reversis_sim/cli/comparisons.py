@@ -11,6 +11,7 @@ from .options import (
     REFUSALS,
     SEED,
     command,
+    conditional_on,
     deals_from,
     estimator_note,
     fail,
@@ -51,6 +52,11 @@ def _pairing(vr) -> str:
                 f"two separate runs would for the same precision")
     return (f"variance reduction x{vr:.2f}: playing the same deals did not help here (the arms' games differ "
             f"too much for the luck to cancel)")
+
+
+def _conditional(constraints) -> dict | None:
+    """A constrained comparison's ``--predeal`` and ``--where`` as a run's manifest keeps them (None without)."""
+    return constraints.identity() if constraints is not None and constraints.constrained else None
 
 
 def _print_frame(frame, title: str) -> None:
@@ -189,11 +195,14 @@ def compare(rules, rule_overrides, seed, engine, threads, fmt, candidate, baseli
         fail(e)
     except OSError as e:
         raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
-    if fmt == "json":
+    if fmt == "json":  # its "deals" says what the comparison is conditional on
         click.echo(json_text(summary))
         return
+    conditional = _conditional(constraints)
     click.echo(f"{label(rules.name, rules.to_params())}: {named_policy(candidate)} vs {named_policy(baseline)} "
                f"(field {named_policy(field or baseline)}), seed {seed}")
+    if conditional:
+        click.echo(f"{conditional_on(conditional)}: the difference and its interval are among those deals")
     compared = summary["n_matches"] * rules.match_deals
     if sprt:
         llr = summary["llr"]
@@ -244,11 +253,15 @@ def tournament(rules, rule_overrides, seed, engine, threads, fmt, policies, deal
         fail(e)
     except OSError as e:
         raise os_fault(e, out, "fix that (free space, permissions) or choose another --out") from None
+    conditional = _conditional(constraints)
     if fmt == "json":
         click.echo(json_text({"payoff": res.payoff.to_dicts(), "ranking": res.ranking.to_dicts(),
-                              "pairwise": res.pairwise.to_dicts(), "n_deals": res.n_deals}))
+                              "pairwise": res.pairwise.to_dicts(), "n_deals": res.n_deals,
+                              **({"deals": conditional} if conditional else {})}))  # as compare's
         return
     click.echo(f"{rules.name}: {len(policies)} policies, seed {seed}, {res.n_deals:,} deals played")
+    if conditional:
+        click.echo(f"{conditional_on(conditional)}: every payoff, rank and claim below is among those deals")
     for frame, title in ((res.payoff, "payoff (row policy against a field of the column policy, fish per deal)"),
                          (res.ranking, "ranking"), (res.pairwise, "pairwise (Holm-corrected)")):
         _print_frame(frame, title)
