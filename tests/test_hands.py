@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import polars as pl
 import pytest
@@ -86,6 +88,7 @@ def test_the_quinola_by_hand_of_a_constrained_run_agrees_with_a_direct_computati
     cond = conditioning(tmp_path / "r")
     assert cond["deals"] == {"where": "has(0, JH) and hearts(0) <= 4"}
     assert cond["acceptance"] == pytest.approx(report.n_deals_run / report.n_shuffles) and cond["acceptance"] < 0.3
+    assert cond["passed"] == cond["acceptance"]  # without a predeal, the shuffles that passed are the share
     table = quinola_by_hand(tmp_path / "r", "guards")
     rows = pl.read_parquet(part_files(tmp_path / "r")).sort("match", "deal", "seat")
     masks = get_engine("reference").dealt_hands(rules, seed=9, first_match=0, n_matches=spec.n_matches, deals=deals)
@@ -118,6 +121,11 @@ def test_the_hands_command_prints_conditional_tables_and_draws_a_figure(tmp_path
     r = CliRunner().invoke(main, ["hands", str(out), "--feature", "guards"])
     assert r.exit_code == 0, r.output
     assert 'conditional on the deals meeting {"predeal": ["1=JH"]}' in r.output and "## quinola by guards" in r.output
+    # every shuffle "passes" a predeal alone, which says nothing of how often a deal gives seat 1 the J♥ (about 23%)
+    assert "share of all deals not measured: --predeal places its cards in every deal)" in r.output, r.output
+    assert "100.00%" not in r.output
+    cond = json.loads(CliRunner().invoke(main, ["hands", str(out), "--format", "json"]).stdout)["conditioning"]
+    assert cond["acceptance"] is None and cond["passed"] == 1.0
     assert (out / "figures" / "hand_guards.png").stat().st_size > 10_000
 
 

@@ -140,10 +140,13 @@ def by_hand(out: str | Path, feature: str = "top_cards", estimator: str = "pool_
 
 
 def conditioning(out: str | Path) -> dict:
-    """What a run's tables are conditional on: ``{"deals": the constraints or None, "acceptance": the share of
-    shuffles that met them (1.0 without constraints; None where the parts do not say)}``. A rate measured on a
-    constrained run is a rate among the deals that meet the constraint; times ``acceptance`` it is that deal
-    family's contribution to the unconditional rate."""
+    """What a run's tables are conditional on: ``{"deals": the constraints or None, "acceptance": the share of all
+    deals that meet them, "passed": the share of shuffles that met the ``--where`` condition}``. A rate measured on
+    a constrained run is a rate among the deals that meet the constraint; times ``acceptance`` it is that deal
+    family's contribution to the unconditional rate. ``acceptance`` is 1.0 without constraints, and None where the
+    run cannot tell it: a ``--predeal`` places its cards in every deal instead of waiting for a shuffle that deals
+    them, so the shuffles count only the ``--where`` condition among deals that already hold them (``passed``), not
+    how often a deal holds them; None too where the parts do not say."""
     import json
 
     import pyarrow.parquet as pq
@@ -152,15 +155,17 @@ def conditioning(out: str | Path) -> dict:
 
     manifest = read_manifest(out)
     if manifest.get("deals") is None:
-        return {"deals": None, "acceptance": 1.0}
+        return {"deals": None, "acceptance": 1.0, "passed": 1.0}
     deals = shuffles = 0
     for path in part_files(out, manifest):
         info = json.loads(pq.read_metadata(path).metadata[META_KEY])
         if "shuffles" not in info:
-            return {"deals": manifest["deals"], "acceptance": None}
+            return {"deals": manifest["deals"], "acceptance": None, "passed": None}
         deals += info["rows"] // len(manifest["seats"])
         shuffles += info["shuffles"]
-    return {"deals": manifest["deals"], "acceptance": deals / shuffles if shuffles else None}
+    passed = deals / shuffles if shuffles else None
+    return {"deals": manifest["deals"], "acceptance": None if manifest["deals"].get("predeal") else passed,
+            "passed": passed}
 
 
 def _holders(out: str | Path, feature: str):

@@ -27,6 +27,16 @@ TEXT_TABLES = dict(tbl_rows=60, tbl_cols=12, float_precision=4, tbl_hide_datafra
 lines when the output is not a terminal, where polars would otherwise fit it into 100 characters)."""
 
 
+def _share(cond: dict) -> str:
+    """How common a constrained run's deals are (:func:`reversis_sim.analysis.hands.conditioning`), in words."""
+    if cond["acceptance"] is not None:
+        return f"{cond['acceptance']:.2%} of all deals"
+    if cond["passed"] is None:
+        return "share of all deals unknown"
+    where = "" if "where" not in cond["deals"] else f"; {cond['passed']:.2%} of shuffles met --where"
+    return f"share of all deals not measured: --predeal places its cards in every deal{where}"
+
+
 def one_policy_note(frame) -> str | None:
     """The sentence under fish by reason at a table of one policy, else None: every payment between two of its
     seats is paid and received by that policy, so its side payments add up to nothing."""
@@ -206,7 +216,7 @@ def hands(run_dir, features, fmt, figures):
         click.echo(json_text({"conditioning": cond, **{k: v.to_dicts() for k, v in tables.items()}}))
     else:
         if cond["deals"] is not None:
-            share = "unknown share" if cond["acceptance"] is None else f"{cond['acceptance']:.2%} of shuffles"
+            share = _share(cond)
             click.echo(f"{conditional_on(cond['deals'])} ({share}): rates and means are among those deals")
         for name, t in tables.items():
             if fmt == "csv":
