@@ -69,10 +69,12 @@ payments at 20,000 matches: 13 above and 2 below of 200 blocks on four seeds, 8 
 
 A floor on a count the run drew prints the runs that drew more than usual, whose means lean to one side: with 300,
 ``saver``'s broken reversis at 50,000 matches (about 284 payments) was printed in 22 blocks of 140 and missed below
-in 7 of them. So this is a guard, set where no measured row's count lies near it at its kind's floor (the fewest
-there, ``avoid``'s broken reversis at 50,000 matches, about 182) and some three times the counts at which rows
-failed; a table whose players make a reason rarer than any measured says how many matches its row needs
-(docs/statistics.md §10)."""
+in 7 of them. So this is a guard, set three times the counts at which rows failed and below the counts of the rows
+measured to hold at their sizes (``avoid``'s broken reversis at 50,000 matches, about 182; a reversis made at
+10,000 in the four players' table, about 264); a row whose expected count lies just below it is printed only by
+the few runs that drew more (``random``'s broken reversis at 10,000 matches, about 119: the harness judged these
+tables with the guard, docs/statistics.md §10); a table whose players make a reason rarer than any measured says
+how many matches its row needs."""
 
 
 def expected_pools(chances: np.ndarray, dealers: np.ndarray, ante_new: float, ante_carry: float

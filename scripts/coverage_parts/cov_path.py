@@ -25,6 +25,7 @@ from cov_common import BLOCK_SEED, TRUTH_SEED, judge, judge_blocks, line, line_b
 from scipy import stats as st
 
 from reversis_sim.analysis.hands import N_VALUES, hand_features, pool_path_by_hand  # noqa: E402
+from reversis_sim.analysis.intervals import MIN_MATCHES  # noqa: E402
 from reversis_sim.analysis.pool_path import ROW_MATCHES, ROW_PAYMENTS  # noqa: E402
 from reversis_sim.analysis.pool_path import path_rows as pool_path_rows  # noqa: E402
 from reversis_sim.analysis.scan import RunScan, scan_run  # noqa: E402
@@ -50,10 +51,15 @@ HANDS = {"fish_by_hearts": ("hearts", "fish", False), "quinola_cost_by_guards": 
 """The tables by the hand dealt judged: (feature, value, the seats dealt the J♥ alone)."""
 
 
-def _row_floor(name: str, est: str, keys: list) -> np.ndarray:
-    """The matches a block must hold of each row for it to be judged (the toolkit's floor of the row: a reason's
-    row, through the pool's path, counts the matches holding a payment of it)."""
-    return np.full(len(keys), ROW_PAYMENTS if name == "fish_by_reason" and est != "plain" else MIN_UNITS)
+def _row_floor(name: str, est: str, keys: list, n: int) -> np.ndarray:
+    """The matches a block of ``n`` matches must hold of each row for it to be judged (the toolkit's floor of the
+    row: a reason's row, through the pool's path, counts the matches holding a payment of it), and none where the
+    toolkit does not print the row at ``n`` matches (the return of a rolled-back doubling has its own kind's floor,
+    ``pool_path_return``: judging it below would judge an interval nobody is shown)."""
+    floor = np.full(len(keys), ROW_PAYMENTS if name == "fish_by_reason" and est != "plain" else MIN_UNITS)
+    if name == "fish_by_reason" and est != "plain" and n < MIN_MATCHES["pool_path_return"]:
+        floor[[k[-1] == "return" for k in keys]] = np.iinfo(np.int64).max
+    return floor
 
 
 def _hand_part(seat, pay, n_seats, rules) -> dict:
@@ -221,7 +227,7 @@ def path_rows(cache: Path, seatings=SEATINGS, sizes=SIZES, log=print) -> list[di
                     # and it varies: a row that is 0 in every match (in a table of one player every reason but the
                     # ante and the pool's nets to 0) has the interval [0, 0], which covers it and says nothing
                     varies = np.isfinite(got["se"]) & (got["se"] > 0)
-                    judged = varies & (got["n_units"] >= _row_floor(name, est, keys_t)[None, :])
+                    judged = varies & (got["n_units"] >= _row_floor(name, est, keys_t, n)[None, :])
                     r = judge(low, high, truth_v, judged)
                     printed = float(np.isfinite(got["ci_low"]).mean())
                     per_row = [judge(low[:, j], high[:, j], truth_v[:, j], judged[:, j]) for j in range(len(keys_t))]
