@@ -124,3 +124,40 @@ def test_a_pool_past_the_engine_limit_is_an_error_naming_the_deal_not_a_wrapped_
     # largest stake, times the opposite-seat and last-tricks multipliers (a forced J♥ under serbian), then a failed
     # espagnolette's return of the pool, a won pool, a reversis' pool: all of it fits 64 bits with room to spare
     assert (MAX_FACTOR**2 + MAX_FACTOR + 2) * (2 * MAX_POOL + MAX_AMOUNT) < 2**62
+
+
+def test_the_threads_playing_the_pieces_are_kept_from_call_to_call_and_errors_reach_the_caller():
+    """run_pieces hands every block to exactly one piece on the threads it was given, reuses the same threads on the
+    next call (starting a thread for every call cost a tenth of a two-thread run), and raises a piece's error in
+    the caller, after which the threads serve the next call."""
+    import threading
+
+    from reversis_sim.numba_engine.batch import run_pieces
+
+    def calls(n_blocks):
+        seen, lock = [], threading.Lock()
+
+        def piece(bounds):
+            with lock:
+                seen.append((threading.get_ident(), bounds))
+        run_pieces(piece, n_blocks, 2)
+        blocks = sorted(b for _, (b0, b1) in seen for b in range(b0, b1))
+        assert blocks == list(range(n_blocks))
+        return {ident for ident, _ in seen}
+
+    def workers():
+        return {t.ident for t in threading.enumerate() if t.name == "reversis-play"}
+
+    calls(40)
+    kept = workers()
+    for _ in range(20):
+        used = calls(40)
+        assert used <= kept and threading.get_ident() not in used
+    assert workers() == kept and len(kept) >= 2  # never a new thread for a call once enough are waiting
+
+    def failing(bounds):
+        if bounds[0] == 0:
+            raise ValueError("piece 0 fails")
+    with pytest.raises(ValueError, match="piece 0 fails"):
+        run_pieces(failing, 40, 2)
+    assert calls(40) <= kept and workers() == kept

@@ -14,6 +14,7 @@ each match at its full-length slot; the wrapper drops the unplayed slots.
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -149,13 +150,15 @@ def run_pieces(piece, n_blocks: int, n_threads: int) -> None:
     """Call ``piece((b0, b1))`` for contiguous pieces of blocks ``0 .. n_blocks - 1`` on ``n_threads`` threads: about
     four pieces per thread (so that a thread whose matches take longer is helped by the others), one piece on one
     thread. The kernels release the GIL while they play; the first error raised is raised here. The threads are
-    daemons: Ctrl-C ends the process at once, as it ended numba's own threads (a kernel cannot be interrupted)."""
+    kept from call to call (:class:`_Worker`): a thread started for every call cost a tenth of a two-thread run's
+    play (a chunk of 2,000 matches). They are daemons: Ctrl-C ends the process at once, as it ended numba's own
+    threads (a kernel cannot be interrupted)."""
     pieces = deque(_pieces(n_blocks, n_threads))
     if n_threads <= 1:
         for p in pieces:
             piece(p)
         return
-    lock, errors = threading.Lock(), []
+    lock, errors, done = threading.Lock(), [], threading.Semaphore(0)
 
     def work() -> None:
         while True:
@@ -169,14 +172,45 @@ def run_pieces(piece, n_blocks: int, n_threads: int) -> None:
                 errors.append(e)
                 return
 
-    threads = [threading.Thread(target=work, name="reversis-play", daemon=True) for _ in range(n_threads)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        while t.is_alive():
-            t.join(0.1)
+    for worker in _Worker.take(n_threads):
+        worker.jobs.put((work, done))
+    for _ in range(n_threads):
+        while not done.acquire(timeout=0.1):  # a timeout, so that Ctrl-C reaches this thread at once
+            pass
     if errors:
         raise errors[0]
+
+
+class _Worker:
+    """A daemon thread that runs the jobs put to it (``(job, done)``: ``done`` released after ``job``), then waits idle
+    for the next caller of :func:`run_pieces`."""
+
+    _idle: list[_Worker] = []
+    _lock = threading.Lock()
+
+    def __init__(self):
+        self.jobs = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="reversis-play", daemon=True).start()
+
+    @classmethod
+    def take(cls, n: int) -> list[_Worker]:
+        """``n`` workers for one call: idle ones, and new ones where too few are idle (calls from several threads at
+        once each get their own)."""
+        with cls._lock:
+            kept = [cls._idle.pop() for _ in range(min(n, len(cls._idle)))]
+        return kept + [cls() for _ in range(n - len(kept))]
+
+    def _serve(self) -> None:
+        while True:
+            job, done = self.jobs.get()
+            try:
+                job()
+            finally:
+                # idle again once its job is over (a Ctrl-C leaves the caller, not the job), and only then said done,
+                # so that the caller's next call finds it idle
+                with self._lock:
+                    self._idle.append(self)
+                done.release()
 
 
 def _pieces(n_blocks: int, n_threads: int) -> list[tuple[int, int]]:
