@@ -161,3 +161,31 @@ def test_the_threads_playing_the_pieces_are_kept_from_call_to_call_and_errors_re
     with pytest.raises(ValueError, match="piece 0 fails"):
         run_pieces(failing, 40, 2)
     assert calls(40) <= kept and workers() == kept
+
+
+def _pieces_in_a_child(q):
+    from reversis_sim.numba_engine.batch import run_pieces
+
+    seen = []
+    run_pieces(lambda bounds: seen.append(bounds), 12, 2)
+    q.put(sum(b - a for a, b in seen))
+
+
+def test_a_forked_process_plays_its_pieces_on_threads_of_its_own():
+    """The kept threads are the parent's: a process forked after a call (multiprocessing's fork) must not hand its
+    pieces to threads that do not exist in it (it would wait for them forever)."""
+    import multiprocessing
+
+    from reversis_sim.numba_engine.batch import run_pieces
+
+    run_pieces(lambda bounds: None, 12, 2)  # the parent now keeps idle threads
+    ctx = multiprocessing.get_context("fork")
+    q = ctx.Queue()
+    child = ctx.Process(target=_pieces_in_a_child, args=(q,))
+    child.start()
+    child.join(20)
+    if child.is_alive():
+        child.kill()
+        child.join()
+    assert child.exitcode == 0, "the forked child did not finish its pieces"
+    assert q.get(timeout=1) == 12

@@ -14,6 +14,7 @@ each match at its full-length slot; the wrapper drops the unplayed slots.
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections import deque
@@ -200,6 +201,12 @@ class _Worker:
             kept = [cls._idle.pop() for _ in range(min(n, len(cls._idle)))]
         return kept + [cls() for _ in range(n - len(kept))]
 
+    @classmethod
+    def _forget(cls) -> None:
+        """In a forked child: the parent's threads do not exist there, so none is idle."""
+        cls._lock = threading.Lock()
+        cls._idle = []
+
     def _serve(self) -> None:
         while True:
             job, done = self.jobs.get()
@@ -211,6 +218,9 @@ class _Worker:
                 with self._lock:
                     self._idle.append(self)
                 done.release()
+
+
+os.register_at_fork(after_in_child=_Worker._forget)
 
 
 def _pieces(n_blocks: int, n_threads: int) -> list[tuple[int, int]]:
