@@ -189,3 +189,27 @@ def test_a_forked_process_plays_its_pieces_on_threads_of_its_own():
         child.join()
     assert child.exitcode == 0, "the forked child did not finish its pieces"
     assert q.get(timeout=1) == 12
+
+
+def test_ctrl_c_while_the_pieces_play_starts_no_further_piece():
+    """Ctrl-C reaches the caller at once; the pieces playing then end (a kernel cannot be stopped) and no other
+    piece starts, so abandoned work does not go on in the background of a session that caught the interrupt."""
+    import _thread
+    import threading
+    import time
+
+    from reversis_sim.numba_engine.batch import run_pieces
+
+    started, lock = [], threading.Lock()
+
+    def piece(bounds):
+        with lock:
+            started.append(bounds)
+        time.sleep(0.3)
+
+    timer = threading.Timer(0.1, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        run_pieces(piece, 40, 2)  # eight pieces of five blocks, two at a time
+    time.sleep(0.8)  # the pieces playing end; the others would have started by now
+    assert 1 <= len(started) <= 2, started

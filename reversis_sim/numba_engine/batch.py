@@ -175,9 +175,14 @@ def run_pieces(piece, n_blocks: int, n_threads: int) -> None:
 
     for worker in _Worker.take(n_threads):
         worker.jobs.put((work, done))
-    for _ in range(n_threads):
-        while not done.acquire(timeout=0.1):  # a timeout, so that Ctrl-C reaches this thread at once
-            pass
+    try:
+        for _ in range(n_threads):
+            while not done.acquire(timeout=0.1):  # a timeout, so that Ctrl-C reaches this thread at once
+                pass
+    except BaseException as e:  # Ctrl-C: the pieces playing now end (they cannot be stopped), no other starts
+        with lock:
+            errors.append(e)
+        raise
     if errors:
         raise errors[0]
 
