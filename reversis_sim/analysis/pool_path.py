@@ -188,6 +188,12 @@ def path_rows(sums: PathSums, dealers: np.ndarray, ante_new: float, ante_carry: 
     return rows
 
 
+def reason_kind(reason: str) -> str:
+    """The kind of interval (:data:`.intervals.MIN_MATCHES`) of a row of fish by reason through the pool's expected
+    size: the return of a rolled-back doubling, a mean of a few large payments, has a floor of its own."""
+    return "pool_path_return" if reason == "return" else "pool_path_reason"
+
+
 def rare_need(units: int, held: int, row_matches: int, need: int) -> int:
     """The matches a row needs (``need``: its kind's, 0 when ``units`` are enough) where only ``held`` of the run's
     ``units`` matches hold it: below ``row_matches`` of them, the matches in which that many would."""

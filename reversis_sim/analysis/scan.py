@@ -41,7 +41,7 @@ from ..record import (
     verify_part,
 )
 from .headline import quinola_tables, reversis_table
-from .pool_path import ROW_MATCHES, ROW_PAYMENTS, path_rows, rare_reasons
+from .pool_path import ROW_MATCHES, ROW_PAYMENTS, path_rows, rare_reasons, reason_kind
 from .scan_part import N_REASONS, Layout, add_sums, part_sums
 from .scan_pool import POOL_REASONS, path_blocks, path_part
 from .tables import UnitMoments, kind_of
@@ -308,7 +308,7 @@ class RunScan:
             return plain.with_columns(pl.lit("plain").alias("estimator"))
         pooled = key_frame.select(pl.col(by).gather(np.repeat(np.arange(K), len(POOL_REASONS)))).with_columns(
             pl.Series("reason", np.tile(POOL_REASONS, K), pl.String))
-        kinds = ["pool_path_return" if r == "return" else "pool_path_reason" for r in pooled["reason"]]
+        kinds = [reason_kind(r) for r in pooled["reason"]]
         moved = self._path_table("reasons", pooled, kind=kinds, row_matches=ROW_PAYMENTS)
         held = rows.with_columns(pl.Series("held", self.sums["reason_held"][keep]))
         plain = rare_reasons(plain.join(moved.select(keys), on=keys, how="anti").join(held, on=keys, how="left"))

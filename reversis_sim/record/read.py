@@ -106,9 +106,9 @@ def read_manifest(out: str | Path) -> dict:
     if isinstance(version, int) and version > SCHEMA_VERSION:
         raise RunError(f"{out} was written with schema version {version}, newer than this reversis_sim "
                        f"({SCHEMA_VERSION}); upgrade reversis_sim to read it")
-    if isinstance(version, int) and version < SCHEMA_VERSION and not part_files_present(out):
-        raise RunError(tables_only(out))
     if isinstance(version, int) and version < SCHEMA_VERSION:
+        if not part_files_present(out):
+            raise RunError(tables_only(out))
         raise RunError(f"{out} was written with schema version {version}; this reversis_sim reads version "
                        f"{SCHEMA_VERSION} (a lean seat table with each seat's dealt hand, and a payments table): "
                        f"'reversis-sim upgrade {out}' rewrites it in place, row for row")

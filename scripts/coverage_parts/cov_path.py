@@ -26,7 +26,7 @@ from scipy import stats as st
 
 from reversis_sim.analysis.hands import N_VALUES, hand_features, pool_path_by_hand  # noqa: E402
 from reversis_sim.analysis.intervals import MIN_MATCHES  # noqa: E402
-from reversis_sim.analysis.pool_path import ROW_MATCHES, ROW_PAYMENTS  # noqa: E402
+from reversis_sim.analysis.pool_path import ROW_MATCHES, ROW_PAYMENTS, reason_kind  # noqa: E402
 from reversis_sim.analysis.pool_path import path_rows as pool_path_rows  # noqa: E402
 from reversis_sim.analysis.scan import RunScan, scan_run  # noqa: E402
 from reversis_sim.analysis.scan_part import Moments, add_sums, part_sums, read_columns  # noqa: E402
@@ -53,12 +53,14 @@ HANDS = {"fish_by_hearts": ("hearts", "fish", False), "quinola_cost_by_guards": 
 
 def _row_floor(name: str, est: str, keys: list, n: int) -> np.ndarray:
     """The matches a block of ``n`` matches must hold of each row for it to be judged (the toolkit's floor of the
-    row: a reason's row, through the pool's path, counts the matches holding a payment of it), and none where the
-    toolkit does not print the row at ``n`` matches (the return of a rolled-back doubling has its own kind's floor,
-    ``pool_path_return``: judging it below would judge an interval nobody is shown)."""
+    row: a reason's row, through the pool's path, counts the matches holding a payment of it), and none where a row
+    has a kind of its own (:func:`reason_kind`: the return of a rolled-back doubling) whose floor is above ``n``:
+    the toolkit does not print it there, and judging it would judge an interval nobody is shown. (The table's own
+    kind is judged at every size: measuring it below its floor is what the harness is for.)"""
     floor = np.full(len(keys), ROW_PAYMENTS if name == "fish_by_reason" and est != "plain" else MIN_UNITS)
-    if name == "fish_by_reason" and est != "plain" and n < MIN_MATCHES["pool_path_return"]:
-        floor[[k[-1] == "return" for k in keys]] = np.iinfo(np.int64).max
+    if name == "fish_by_reason" and est != "plain":
+        own = [reason_kind(k[-1]) for k in keys]
+        floor[[kind != "pool_path_reason" and n < MIN_MATCHES[kind] for kind in own]] = np.iinfo(np.int64).max
     return floor
 
 
