@@ -75,6 +75,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seat", default="avoid", help="policy of every seat (default avoid)")
     ap.add_argument("--rules", default="parlett")
     ap.add_argument("--secs", type=float, default=8.0, help="seconds of play to sample (default 8)")
+    ap.add_argument("--threads", type=int, default=1, help="threads of the kernel (default 1; with more, the rate is "
+                    "per second of wall time)")
     ap.add_argument("--objects", type=Path, default=None, help="also write each library's object file here")
     args = ap.parse_args(argv)
     if shutil.which("nm") is None:
@@ -89,13 +91,15 @@ def main(argv=None) -> int:
 
     rules = get_preset(args.rules)
     run = core_runner(rules, parse_seats([args.seat], rules.n_seats), seed=0, n_matches=2000)
-    run(1)  # loads (or compiles) every kernel the core reaches
+    run(args.threads)  # loads (or compiles) every kernel the core reaches
     named = write_map(args.objects)
     print(f"/tmp/perf-{os.getpid()}.map: {named} functions", file=sys.stderr)
-    started, cpu, deals = time.perf_counter(), time.thread_time(), 0
+    started, cpu, deals = time.perf_counter(), time.process_time(), 0
     while time.perf_counter() - started < args.secs:
-        deals += run(1)
-    print(f"{args.rules}, {args.seat} at every seat: {deals / (time.thread_time() - cpu):,.0f} deals per CPU-second")
+        deals += run(args.threads)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    print(f"{args.rules}, {args.seat} at every seat, {args.threads} thread(s): {deals / cpu:,.0f} deals per "
+          f"CPU-second, {deals / wall:,.0f} per second")
     return 0
 
 

@@ -9,6 +9,8 @@ search included: the policies below it know the search only by its declaration."
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .. import cards as C
@@ -51,6 +53,14 @@ from ..search import decide_nb, rollout_nb
 RANDOM_ID = RANDOM.family_id
 
 
+@lru_cache(maxsize=32)
+def _compiled(rules):
+    """The rules' compiled arrays and the mask of their deck, made once per rule set for every seat (a match seats
+    new policies: compiling the rules for each cost the reference engine a fifth of its time). The seats only read
+    them."""
+    return compile_rules(rules), C.mask(rules.tables.deck)
+
+
 class SeatPolicy:
     """The policy of one seat (any registered family) for the reference engine."""
 
@@ -78,8 +88,8 @@ class SeatPolicy:
         deal)."""
         r = view.rules
         if self._compiled is None or self._compiled[0] is not r:
-            self._compiled = (r, compile_rules(r))
-            self._deck = C.mask(r.tables.deck)
+            compiled, self._deck = _compiled(r)
+            self._compiled = (r, compiled)
         if view.policy_stream != self._stream:
             fill_draws(np.uint64(view.policy_stream), r.n_tricks, r.espagnolette_goal_choice, self._draws)
             self._stream = view.policy_stream
