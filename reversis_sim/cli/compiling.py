@@ -13,10 +13,11 @@ from contextlib import contextmanager
 
 import click
 
-COMPILE_SECONDS = {"simulate": 25, "compare": 25, "tournament": 25, "sweep": 25, "tune": 25, "best-response": 25,
-                   "replay": 45, "review": 55, "play": 45, "hands": 5, "bench": 25, "learn": 65}
+COMPILE_SECONDS = {"simulate": 30, "compare": 35, "tournament": 35, "sweep": 35, "tune": 35, "best-response": 35,
+                   "replay": 60, "review": 60, "play": 45, "hands": 5, "bench": 35, "learn": 65}
 """Seconds each command compiles for on its first run, measured from an empty cache on the project's 2-core
-machine (``reversis-sim bench --compile``, docs/performance.md), rounded up; what the first-run notice promises."""
+machines (``reversis-sim bench --compile``, docs/performance.md: the slower of the two machines measured), rounded
+up; what the first-run notice promises."""
 
 
 def compile_notice(command: str | None) -> str:
