@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -267,7 +268,12 @@ def _serve(port: int, *, workers: int = 1) -> list[subprocess.Popen]:
     quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", str(port),
                                "--no-dashboard"], **quiet)]
-    time.sleep(2)
+    deadline = time.monotonic() + 60  # until the scheduler listens (it took about 2 s)
+    while time.monotonic() < deadline and procs[0].poll() is None:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
     procs += [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", f"tcp://127.0.0.1:{port}",
                                 "--nthreads", "1", "--no-dashboard"], **quiet) for _ in range(workers)]
     return procs
@@ -281,7 +287,6 @@ def _stop(procs) -> None:
 
 @pytest.mark.slow
 def test_a_scheduler_that_goes_away_mid_run_is_one_sentence_and_resume_completes_identically(tmp_path):
-    import socket
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

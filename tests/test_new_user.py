@@ -80,12 +80,29 @@ def test_the_command_printed_after_ctrl_c_is_exactly_runnable_and_finishes_the_r
     assert rows(out).equals(rows(whole))
 
 
+def _until_playing(proc, cpu: float = 3.5) -> None:
+    """Wait until ``proc`` has used ``cpu`` seconds of CPU: a command starts in about 1.8 s of it (its imports, its
+    kernels loaded), so that is a second into its play on two threads (six seconds of waiting, before: CPU-time does
+    not depend on what else the machine runs). Where there is no /proc, six seconds."""
+    stat = Path(f"/proc/{proc.pid}/stat")
+    if not stat.exists():
+        time.sleep(6)
+        return
+    tick = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / tick >= cpu:  # utime + stime, every thread's
+            return
+        time.sleep(0.05)
+
+
 @pytest.mark.slow
 def test_ctrl_c_during_compare_stops_at_once_and_says_nothing_was_kept():
     proc = subprocess.Popen([sys.executable, "-m", "reversis_sim", "compare", "--candidate",
                              "search:worlds=64", "--baseline", "tuned", "--deals", "2400000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)  # started, and deep in a search chunk that the kernel plays in one call
+    _until_playing(proc)  # started, and deep in a search chunk that the kernel plays in one call
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
     _, err = proc.communicate(timeout=60)
