@@ -318,10 +318,11 @@ def whole_package(*, timeout: float = 3600.0) -> dict:
 def compile_everything() -> None:
     """Compile (or load) every kernel of the package, by playing a little of everything it plays: a table of
     heuristics and one with searches (every search setting's branch: inference, races), in both engines' ways (the
-    run table, the traced match, the reference's searching seat), the hands dealt, the review of a table with a
-    search and luck, and a record's review and a hint."""
+    run table, the traced match, the reference's searching seat), the hands dealt and a ``--where``'s acceptance,
+    the review of a table with a search and luck, and a record's review and a hint."""
     from . import cards as C
-    from .numba_engine.hands import dealt_hands
+    from .constraints import deals_of
+    from .numba_engine.hands import acceptance, dealt_hands
     from .policies import parse_seats
     from .reference import replay
     from .review.reviewing import record_arrays, review_key, review_matches, review_record
@@ -336,6 +337,7 @@ def compile_everything() -> None:
     record = fast.deal_record(rules, searches, seed=0, match=0, deal=0)
     replay(rules, searches, seed=0, match=0, deal=0)
     dealt_hands(rules, seed=0, first_match=0, n_matches=1)
+    acceptance(rules, deals_of(rules, (), "hearts(0) >= 0"), 4)
     review_matches(rules, searches, seed=0, first_match=0, n_matches=1, reviewed=[0, 2], worlds=2, rollout="tuned",
                    match_deals=1, luck_samples=1)
     review_record(rules, record_arrays(rules, record), key=review_key(record), reviewed=[1, 2], worlds=2,

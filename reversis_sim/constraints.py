@@ -320,3 +320,22 @@ def deals_of(rules, predeal: Sequence[str] = (), where: str | None = None) -> De
     if not predeal and where is None:
         return None
     return Deals(parse_predeal(list(predeal), rules), None if where is None else parse_where(where, rules.n_seats))
+
+
+def acceptance_rate(rules, deals: Deals, rates: Sequence[tuple[int, int]]) -> float:
+    """The share of shuffles that met ``deals``' ``--where`` given ``rates``, ``[(passed, tried), ...]`` by dealer
+    (either engine's ``acceptance``), or :class:`ConstraintError` in one sentence when no shuffle some seat dealt met
+    it: impossible, or too rare to sample, or (a dealer who sits out, ``modern_five``) a condition an empty hand
+    cannot meet."""
+    for dealer, (passed, tried) in enumerate(rates):
+        if passed:
+            continue
+        text = f"--where {deals.where.text!r}: no shuffle among {tried:,} dealt by seat {dealer} meets it"
+        if rules.dealer_sits_out:
+            raise ConstraintError(f"{text}: under {rules.name} the dealer sits out and is dealt no cards, so a "
+                                  f"condition that needs cards in seat {dealer}'s hand fails in every deal seat "
+                                  f"{dealer} deals (one in {rules.n_seats}); write it so that an empty hand meets it "
+                                  f"too, or play a four-seat preset")
+        raise ConstraintError(f"{text} (with the predealt cards): impossible, or too rare to sample (under 1 in "
+                              f"{tried:,}); loosen it or predeal the cards it asks for")
+    return sum(p for p, _ in rates) / sum(t for _, t in rates)

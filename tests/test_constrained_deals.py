@@ -49,6 +49,31 @@ def test_both_engines_draw_the_same_constrained_deals(name, predeal, where):
             assert deals.accepts(dealt + [0] * (5 - rules.n_seats) + [talon])
 
 
+@pytest.mark.parametrize("name,predeal,where", [
+    ("parlett", [], "hearts(0) == 2"), ("parlett_52", ["0=JH"], "hearts(0) >= 3 and aces(2) == 0"),
+    ("serbian", [], "hearts(talon) >= 1"), ("modern_five", [], "aces(1) >= 2"), ("pierer", [], "hearts(3) > 6"),
+    ("parlett", [], "hearts(0) > 20"),
+])
+def test_the_kernel_counts_the_acceptance_of_the_reference_shuffles(name, predeal, where):
+    """A ``--where``'s acceptance rate is estimated before a command runs: the numba kernel draws the reference's
+    very shuffles and counts the same passes, dealer by dealer (none where the dealer sits out and the condition
+    needs his cards, none for an impossible condition); the verdict is one, whichever engine counted."""
+    from reversis_sim.constraints import ConstraintError, acceptance_rate
+    from reversis_sim.numba_engine.hands import acceptance
+    from reversis_sim.reference import acceptance as reference_acceptance
+
+    rules = PRESETS[name]
+    deals = deals_of(rules, predeal, where)
+    counted = acceptance(rules, deals, 2000, seed=3)
+    assert counted == reference_acceptance(rules, deals, 2000, seed=3)
+    assert [t for _, t in counted] == [2000 // rules.n_seats] * rules.n_seats
+    if all(p for p, _ in counted):
+        assert 0 < acceptance_rate(rules, deals, counted) <= 1
+    else:
+        with pytest.raises(ConstraintError, match="no shuffle among"):
+            acceptance_rate(rules, deals, counted)
+
+
 def test_predealt_cards_leave_the_rest_uniform():
     """With the J♥ and the 2♥ in seat 0's hand, the A♠ lands in each seat (or the talon) in proportion to the free
     places there: 9 in seat 0, 11 in seats 1 and 2, 12 for the dealer, seat 3, and 3 in the talon (deal 3)."""

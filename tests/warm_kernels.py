@@ -1,14 +1,15 @@
 """Compile, in processes of their own, the kernels the test suite needs (started by ``conftest.py``), so that the
 tests load them from numba's on-disk cache instead of each compiling its own: ``heuristics`` (tables of heuristic
-players at four and five seats, a traced deal, the hands dealt) and ``search`` (tables with a search, a searching
-seat's record, the reviewing table and a record reviewed). Each is a tiny run with the argument types the tests use;
-a kernel not finished in time is compiled by the test itself (the cache's files are written atomically: two
-processes never see half a file). With no argument, both, one after the other."""
+players at four and five seats, a traced deal, the hands dealt, a condition's acceptance) and ``search`` (tables
+with a search, a searching seat's record, the reviewing table and a record reviewed). Each is a tiny run with the
+argument types the tests use; a kernel not finished in time is compiled by the test itself (the cache's files are
+written atomically: two processes never see half a file). With no argument, both, one after the other."""
 
 import sys
 
+from reversis_sim.constraints import deals_of
 from reversis_sim.engines import get_engine
-from reversis_sim.numba_engine.hands import dealt_hands
+from reversis_sim.numba_engine.hands import acceptance, dealt_hands
 from reversis_sim.policies import parse_seats
 from reversis_sim.review.reviewing import record_arrays, review_key, review_matches, review_record
 from reversis_sim.rules import PRESETS
@@ -24,6 +25,7 @@ def heuristics() -> None:
                  n_matches=1, match_deals=1)
     fast.deal_record(parlett, parse_seats(["tuned"], 4), seed=0, match=0, deal=0)
     dealt_hands(parlett, seed=0, first_match=0, n_matches=1)
+    acceptance(parlett, deals_of(parlett, (), "hearts(0) >= 0"), 4)
 
 
 def search() -> None:

@@ -368,17 +368,17 @@ ACCEPTANCE_SAMPLE = 20_000
 
 def deals_from(rules, predeal, where, *, quiet: bool = False):
     """The :class:`reversis_sim.constraints.Deals` of ``--predeal`` and ``--where`` (None without them), checked
-    before anything runs (:func:`reversis_sim.reference.check_acceptance`): a bad predeal or expression, or a
+    before anything runs (:func:`reversis_sim.engines.where_acceptance`): a bad predeal or expression, or a
     condition that (almost) no shuffle meets for some dealer, is one sentence and exit 2. Prints the estimated
     acceptance rate unless ``quiet``."""
-    from ..constraints import ConstraintError, deals_of
-    from ..reference import check_acceptance
+    from ..constraints import ConstraintError, acceptance_rate, deals_of
+    from ..engines import where_acceptance
 
     try:
         deals = deals_of(rules, predeal, where)
         if deals is None or deals.where is None:
             return deals
-        rate = check_acceptance(rules, deals, ACCEPTANCE_SAMPLE)
+        rate = acceptance_rate(rules, deals, where_acceptance(rules, deals, ACCEPTANCE_SAMPLE))
     except ConstraintError as e:
         raise click.UsageError(str(e)) from None
     if not quiet:

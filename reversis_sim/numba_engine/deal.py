@@ -114,20 +114,25 @@ def deal_constrained(P, n, deck, deal, h_deal, dealer, dealing):
     ``dealing`` (an ``int64`` program of :mod:`reversis_sim.constraints`; empty: every deal passes), attempt ``k``
     shuffling with the key (..., deal, PURPOSE_SHUFFLE, k), as the reference does. Returns the number of shuffles
     drawn, or 0 when none of :data:`MAX_ATTEMPTS` passed."""
-    hands, dealt = deal.hands, dealing.dealt
     for attempt in range(MAX_ATTEMPTS):
-        deal_cards(P, n, deck, deal.cards, extend(extend(h_deal, PURPOSE_SHUFFLE), attempt), dealer, hands,
+        deal_cards(P, n, deck, deal.cards, extend(extend(h_deal, PURPOSE_SHUFFLE), attempt), dealer, deal.hands,
                    deal.offered, dealing.predeal)
-        if len(dealing.where) == 0:
-            return attempt + 1
-        cards = _ZERO
-        for s in range(TALON):
-            dealt[s] = hands[H_DEALT, s] if s < n else _ZERO
-            cards |= dealt[s]
-        dealt[TALON] = dealing.predeal[PD_DECK] & ~cards
-        if accepts(dealing.where, dealt, dealing.stack):
+        if len(dealing.where) == 0 or meets(n, deal, dealing):
             return attempt + 1
     return 0
+
+
+@njit_nrt_free_inline
+def meets(n, deal, dealing):
+    """Whether the hands dealt in ``deal`` meet the ``where`` program of ``dealing``: it reads each seat's hand
+    (the slots of absent seats empty), then the talon, every card no hand was dealt."""
+    dealt = dealing.dealt
+    cards = _ZERO
+    for s in range(TALON):
+        dealt[s] = deal.hands[H_DEALT, s] if s < n else _ZERO
+        cards |= dealt[s]
+    dealt[TALON] = dealing.predeal[PD_DECK] & ~cards
+    return accepts(dealing.where, dealt, dealing.stack)
 
 
 @njit_nrt_free_inline

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from .. import keys
-from ..constraints import MAX_ATTEMPTS, N_SEAT_SLOTS, ConstraintError, Deals
+from ..constraints import MAX_ATTEMPTS, N_SEAT_SLOTS, ConstraintError, Deals, acceptance_rate
 from ..rules import Rules
 
 
@@ -140,19 +140,6 @@ def acceptance(rules: Rules, deals: Deals, n: int = 20_000, seed: int = 0) -> li
 
 def check_acceptance(rules: Rules, deals: Deals, n: int = 20_000) -> float:
     """The share of shuffles that meet ``deals``' ``--where`` (:func:`acceptance` on ``n`` shuffles), or
-    :class:`~reversis_sim.constraints.ConstraintError` in one sentence when no shuffle some seat deals meets it:
-    impossible, or too rare to sample, or (a dealer who sits out, ``modern_five``) a condition an empty hand cannot
-    meet."""
-    rates = acceptance(rules, deals, n)
-    for dealer, (passed, tried) in enumerate(rates):
-        if passed:
-            continue
-        text = f"--where {deals.where.text!r}: no shuffle among {tried:,} dealt by seat {dealer} meets it"
-        if rules.dealer_sits_out:
-            raise ConstraintError(f"{text}: under {rules.name} the dealer sits out and is dealt no cards, so a "
-                                  f"condition that needs cards in seat {dealer}'s hand fails in every deal seat "
-                                  f"{dealer} deals (one in {rules.n_seats}); write it so that an empty hand meets it "
-                                  f"too, or play a four-seat preset")
-        raise ConstraintError(f"{text} (with the predealt cards): impossible, or too rare to sample (under 1 in "
-                              f"{tried:,}); loosen it or predeal the cards it asks for")
-    return sum(p for p, _ in rates) / sum(t for _, t in rates)
+    :class:`~reversis_sim.constraints.ConstraintError` in one sentence when no shuffle some seat deals meets it
+    (:func:`reversis_sim.constraints.acceptance_rate`)."""
+    return acceptance_rate(rules, deals, acceptance(rules, deals, n))
