@@ -122,8 +122,8 @@ def test_a_truncated_part_is_refused_and_a_lost_manifest_is_rebuilt_by_resume(un
 
 
 def _simulate(out, *extra):
-    return [sys.executable, "-m", "reversis_sim", "simulate", "--deals", "96000", "--seed", "1", "--chunk-matches",
-            "80", "--quiet", "--no-figures", "--out", str(out), *extra]
+    return [sys.executable, "-m", "reversis_sim", "simulate", "--deals", "24000", "--seed", "1", "--chunk-matches",
+            "40", "--quiet", "--no-figures", "--out", str(out), *extra]
 
 
 @pytest.mark.slow
@@ -146,7 +146,7 @@ def test_a_second_writer_is_refused_while_the_first_runs_and_a_killed_writer_lea
     assert second.exit_code == 1 and "Traceback" not in second.output
     assert f"{out} is being written by process {first.pid}" in second.stderr
     assert json.loads((out / "manifest.json").read_text())["seed"] == 1  # the second touched nothing
-    assert len(completed_chunks(json.loads((out / "manifest.json").read_text()))) == 100
+    assert len(completed_chunks(json.loads((out / "manifest.json").read_text()))) == 50
 
     killed = subprocess.Popen(_simulate(out, "--force", "--seed", "5"), stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
