@@ -20,8 +20,8 @@ from .audit import ScriptedPolicy, settle_record
 from .deal import DealState
 from .match import play_deal, play_deal_outcome, play_match, replay
 from .seat_policy import SeatPolicy, Watching, make_policy
-from .table import Layout, acceptance, check_acceptance, deal_cards, eldest, legal_cards, playing_order, trick_winner
+from .table import Layout, acceptance, deal_cards, eldest, legal_cards, playing_order, trick_winner
 
-__all__ = ["DealState", "Layout", "ScriptedPolicy", "SeatPolicy", "Watching", "acceptance", "check_acceptance",
+__all__ = ["DealState", "Layout", "ScriptedPolicy", "SeatPolicy", "Watching", "acceptance",
            "deal_cards", "eldest", "legal_cards", "make_policy", "play_deal", "play_deal_outcome", "play_match",
            "playing_order", "replay", "settle_record", "trick_winner"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from .. import keys
-from ..constraints import MAX_ATTEMPTS, N_SEAT_SLOTS, ConstraintError, Deals, acceptance_rate
+from ..constraints import MAX_ATTEMPTS, N_SEAT_SLOTS, ConstraintError, Deals
 from ..rules import Rules
 
 
@@ -137,9 +137,3 @@ def acceptance(rules: Rules, deals: Deals, n: int = 20_000, seed: int = 0) -> li
         out.append((passed, per_dealer))
     return out
 
-
-def check_acceptance(rules: Rules, deals: Deals, n: int = 20_000) -> float:
-    """The share of shuffles that meet ``deals``' ``--where`` (:func:`acceptance` on ``n`` shuffles), or
-    :class:`~reversis_sim.constraints.ConstraintError` in one sentence when no shuffle some seat deals meets it
-    (:func:`reversis_sim.constraints.acceptance_rate`)."""
-    return acceptance_rate(rules, deals, acceptance(rules, deals, n))
