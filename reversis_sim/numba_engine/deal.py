@@ -115,11 +115,18 @@ def deal_constrained(P, n, deck, deal, h_deal, dealer, dealing):
     shuffling with the key (..., deal, PURPOSE_SHUFFLE, k), as the reference does. Returns the number of shuffles
     drawn, or 0 when none of :data:`MAX_ATTEMPTS` passed."""
     for attempt in range(MAX_ATTEMPTS):
-        deal_cards(P, n, deck, deal.cards, extend(extend(h_deal, PURPOSE_SHUFFLE), attempt), dealer, deal.hands,
-                   deal.offered, dealing.predeal)
+        deal_attempt(P, n, deck, deal, h_deal, dealer, dealing, attempt)
         if len(dealing.where) == 0 or meets(n, deal, dealing):
             return attempt + 1
     return 0
+
+
+@njit_nrt_free_inline
+def deal_attempt(P, n, deck, deal, h_deal, dealer, dealing, attempt):
+    """Shuffle ``attempt`` of the deal whose key prefix is ``h_deal``, keyed (..., deal, PURPOSE_SHUFFLE, attempt),
+    dealt into ``deal`` around the predealt cards of ``dealing`` (:func:`deal_cards`)."""
+    deal_cards(P, n, deck, deal.cards, extend(extend(h_deal, PURPOSE_SHUFFLE), attempt), dealer, deal.hands,
+               deal.offered, dealing.predeal)
 
 
 @njit_nrt_free_inline

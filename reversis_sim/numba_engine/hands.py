@@ -14,12 +14,12 @@ import numpy as np
 from ..constraints import Deals
 from ..kernel.compiled import P_N_SEATS, compile_rules
 from ..kernel.jit import njit_nrt_free
-from ..kernel.keys_nb import PURPOSE_SHUFFLE, extend, seed_hash
+from ..kernel.keys_nb import extend, seed_hash
 from ..kernel.layout import H_DEALT, alloc, dealing
 from ..kernel.tricks import dealer_of
 from ..rules import Rules
 from .batch import numba_threads, run_pieces
-from .deal import deal_cards, deal_constrained, meets
+from .deal import deal_attempt, deal_constrained, meets
 from .match import BLOCK
 from .seats import constraint_arrays, seed_u64
 
@@ -78,9 +78,7 @@ def first_shuffles_nb(P, deck, seed, n_per_dealer, deal, dealing, passed):
     for dealer in range(n):
         count = 0
         for k in range(n_per_dealer):
-            h_deal = extend(extend(h_seed, ACCEPTANCE_MATCH + k), dealer)
-            deal_cards(P, n, deck, deal.cards, extend(extend(h_deal, PURPOSE_SHUFFLE), 0), dealer, deal.hands,
-                       deal.offered, dealing.predeal)
+            deal_attempt(P, n, deck, deal, extend(extend(h_seed, ACCEPTANCE_MATCH + k), dealer), dealer, dealing, 0)
             if meets(n, deal, dealing):
                 count += 1
         passed[dealer] = count
