@@ -287,7 +287,6 @@ def _stop(procs) -> None:
 
 @pytest.mark.slow
 def test_a_scheduler_that_goes_away_mid_run_is_one_sentence_and_resume_completes_identically(tmp_path):
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
