@@ -72,8 +72,8 @@ def test_an_edit_of_a_policy_recompiles_the_kernels_that_reach_it_and_no_other(t
     # which compiles the match loop meanwhile, then loads the skeleton from the cache that process wrote
     first = _compiled(root, cache, beside=True)
     assert {"numba_engine.match.play_blocks", "numba_engine.hands.dealt_hands_nb"} <= first
-    assert not first & {"policies.deal_nb.play_from", "policies.lowest_nb.play"}
-    assert WAITED[-1] <= {"policies.deal_nb.play_from"}  # the skeleton, if it was still compiling: counted as such
+    assert not first & {"policies.deal_nb.play_plain", "policies.lowest_nb.play"}
+    assert WAITED[-1] <= {"policies.deal_nb.play_plain"}  # the skeleton, if it was still compiling: counted as such
     assert _compiled(root, cache) == set() and WAITED[-1] == set()  # all of it loaded from the cache
 
     text = lowest.read_text()
@@ -84,7 +84,7 @@ def test_an_edit_of_a_policy_recompiles_the_kernels_that_reach_it_and_no_other(t
     lowest.write_text(text.replace(PLAY, "    return bottom(mask(view, V_LEGAL) | mask(view, V_LEGAL), "
                                          "tables[T_STRENGTH])"))
     again = _compiled(root, cache)
-    assert {"policies.lowest_nb.play", "policies.deal_nb.play_from"} <= again  # the play and the deal that calls it
+    assert {"policies.lowest_nb.play", "policies.deal_nb.play_plain"} <= again  # the play and the deal that calls it
     assert not again & {"numba_engine.match.play_blocks", "numba_engine.hands.dealt_hands_nb",
                         "policies.lowest_nb.exchange", "kernel.settle.settle_party"}  # the deal's callers, the rest
 

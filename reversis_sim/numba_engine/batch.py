@@ -30,7 +30,7 @@ from ..kernel.compiled import compile_rules
 from ..kernel.layout import Seats
 from ..kernel.units import call, compile_beside
 from ..policies import PolicySpec
-from ..policies.deal_nb import PLAY_FROM
+from ..policies.deal_nb import PLAY_FROM, PLAY_PLAIN
 from ..rules import Rules
 from .deal import Play
 from .match import BLOCK, Matches, Out, play_blocks, scratch
@@ -137,12 +137,14 @@ def run_blocks(rules: Rules, seats, arrays, kernel_seats: Seats, seed: int, poli
         n_threads = min(numba.get_num_threads(), n_blocks)
     pseeds = policy_seed_array(seed, policy_seeds, rules.n_seats)
     search, is_searching = search_unit(seats), searching(seats)
-    compile_beside(PLAY_FROM)  # a first run: the skeleton compiles in a process of its own beside the match loop
+    # a table of heuristics plays the skeleton without its cursor's questions (nothing is asked of it, nothing given)
+    skeleton = PLAY_FROM if is_searching else PLAY_PLAIN
+    compile_beside(skeleton)  # a first run: the skeleton compiles in a process of its own beside the match loop
 
     def piece(bounds: tuple[int, int]) -> None:
         call(play_blocks, arrays, rules.n_seats, kernel_seats, seed_u64(seed), pseeds,
              Matches(first_match, n_matches, n_deals), bounds[0], bounds[1], out,
-             scratch(rules.n_seats, is_searching, constraint), Play(PLAY_FROM, search))
+             scratch(rules.n_seats, is_searching, constraint), Play(skeleton, search))
 
     run_pieces(piece, n_blocks, n_threads)
 

@@ -25,6 +25,8 @@ commitment, the settlement, in :mod:`reversis_sim.kernel`), each rule a commente
 
 :func:`play_from` is compiled once, for every caller: they call it through its address (a separately compiled
 kernel, :mod:`reversis_sim.kernel.units`), so its code is compiled and optimised once however many kernels use it.
+The engine's tables of heuristics, where nothing is taken, given or asked, play :func:`play_plain`: the same source
+with those questions folded away, a unit of the same type (a command compiles the one it plays).
 """
 
 from __future__ import annotations
@@ -158,12 +160,8 @@ def begin(P, n, deal, dealer, pool_before, double_ante):
     at = deal.at
     for i in range(AT_LEN):
         at[i] = 0
-    at[AT_PHASE] = PH_EXCHANGE
-    at[AT_DECLARER] = -1
-    at[AT_FORCED_DECL] = NO_CHOICE
-    at[AT_CHOICE] = NO_CHOICE
-    at[AT_OWN] = NO_CHOICE
-    at[AT_SEAT] = -1
+    at[AT_PHASE], at[AT_DECLARER], at[AT_SEAT] = PH_EXCHANGE, -1, -1
+    at[AT_FORCED_DECL], at[AT_CHOICE], at[AT_OWN] = NO_CHOICE, NO_CHOICE, NO_CHOICE
 
 
 @njit_nrt_free_inline
@@ -171,19 +169,9 @@ def start_tricks(n, deal, declarer):
     """Set the cursor at the first lead of the deal: the eldest leads (R17), nothing played, ``declarer`` the
     espagnolette declarer or -1."""
     at = deal.at
-    at[AT_PHASE] = PH_TRICKS
-    at[AT_STEP] = 0
-    at[AT_POS] = 0
-    at[AT_DECLARER] = declarer
-    at[AT_LEADER] = eldest_of(n, deal.row[COL_DEALER])
-    at[AT_LED] = -1
-    at[AT_PLAYED] = 0
-    at[AT_SEEN] = 0
-    at[AT_FIRST_WINNER] = -1
-    at[AT_ONE_WINNER] = 1
-    at[AT_COMMITTED] = -1
-    at[AT_BREAKER] = -1
-    at[AT_N_CLAIMS] = 0
+    at[AT_PHASE], at[AT_STEP], at[AT_POS], at[AT_DECLARER] = PH_TRICKS, 0, 0, declarer
+    at[AT_LEADER], at[AT_LED], at[AT_PLAYED], at[AT_SEEN] = eldest_of(n, deal.row[COL_DEALER]), -1, 0, 0
+    at[AT_FIRST_WINNER], at[AT_ONE_WINNER], at[AT_COMMITTED], at[AT_BREAKER], at[AT_N_CLAIMS] = -1, 1, -1, -1, 0
     deal.seat_view[V_DECLARER] = declarer
 
 
@@ -198,15 +186,25 @@ def play_from(P, n, tables, seats, deal):
     each (measured: a table of ``random`` plays 7% more deals a second than with the seat count read at run time;
     numba compiles the body once, its types the same for both)."""
     if n == 4:
-        return _play_from(P, 4, tables, seats, deal)
-    return _play_from(P, 5, tables, seats, deal)
+        return _play_from(P, 4, tables, seats, deal, False)
+    return _play_from(P, 5, tables, seats, deal, False)
+
+
+@njit_nrt_free
+def play_plain(P, n, tables, seats, deal):
+    """:func:`play_from` for a deal where nothing is taken, given or stopped for and no seat searches (a table of
+    heuristics started by :func:`begin`): the same body with the cursor's questions folded away by LLVM, every
+    decision its family's (measured: a table of ``random`` or of ``avoid`` plays 6.7% more deals a second)."""
+    if n == 4:
+        return _play_from(P, 4, tables, seats, deal, True)
+    return _play_from(P, 5, tables, seats, deal, True)
 
 
 @njit_nrt_free_inline
-def _play_from(P, n, tables, seats, deal):
+def _play_from(P, n, tables, seats, deal, plain):
     at = deal.at
     if at[AT_PHASE] == PH_EXCHANGE:
-        if not _exchange(P, n, tables, seats, deal):
+        if not _exchange(P, n, tables, seats, deal, plain):
             return PAUSED
         deal.row[COL_PARTY_VALUE] = P[P_PARTY_BONUS] + at[AT_TALON_POINTS]  # R31 (set now for a reviewed declaration)
         at[AT_PHASE] = PH_DECLARE
@@ -216,7 +214,7 @@ def _play_from(P, n, tables, seats, deal):
         _first_lead(P, n, deal)
         start_tricks(n, deal, at[AT_DECLARER])
     if at[AT_PHASE] == PH_TRICKS:
-        if not _tricks(P, n, tables, seats, deal):
+        if not _tricks(P, n, tables, seats, deal, plain):
             return PAUSED
         settle_deal(P, n, deal.row, deal.ledger, deal.claims, at[AT_N_CLAIMS], deal.tricks, deal.row[COL_DEALER],
                     at[AT_DECLARER], at[AT_COMMITTED], at[AT_BREAKER])
@@ -226,6 +224,8 @@ def _play_from(P, n, tables, seats, deal):
 
 PLAY_FROM = Unit(play_from, lambda: I64(P_TYPE, I64, TABLES_TYPE, seats_type(), deal_type()))
 """The skeleton as a unit: ``play_from(P, n, tables, seats, deal)``, compiled once and called through its address."""
+PLAY_PLAIN = Unit(play_plain, PLAY_FROM.signature)
+""":func:`play_plain` as a unit of the same type, for the engine's tables of heuristics."""
 
 
 @njit_nrt_free_inline
@@ -243,7 +243,7 @@ def exchange_seat(n, dealer, origin, p_eldest, k):
 
 
 @njit_nrt_free_inline
-def _exchange(P, n, tables, seats, deal):
+def _exchange(P, n, tables, seats, deal, plain):
     """R13-R15: the dealer discards one card; then each non-dealer in playing order either discards one card and
     takes his face-down card unseen, or keeps his hand and only looks at it. F3.2 (``serbian``, take-then-discard):
     each non-dealer must take his card, then the dealer and each non-dealer in playing order discard one card
@@ -268,7 +268,9 @@ def _exchange(P, n, tables, seats, deal):
         seat_decides(view, seat, hand, _ZERO)
         view[V_IS_DEALER] = 1 if seat == dealer else 0
         choice = at[AT_CHOICE]
-        if choice != NO_CHOICE:
+        if plain:
+            choice = exchange_choice(seats, deal.draws, view, tables)
+        elif choice != NO_CHOICE:
             at[AT_CHOICE] = NO_CHOICE
         else:
             stopped = ((at[AT_STOP] >> seat) & 1) != 0
@@ -368,7 +370,7 @@ def _first_lead(P, n, deal):
 
 
 @njit_nrt_free_inline
-def _tricks(P, n, tables, seats, deal):
+def _tricks(P, n, tables, seats, deal, plain):
     """R17-R21: the eldest leads; follow suit if able; the highest card of the suit led wins and leads next. Side
     payments trick by trick, the reversis commitment after trick ``reversis_commit_after``. From the cursor's trick
     and card on, with the state the cursor carries; False where it paused (the state saved in the cursor)."""
@@ -406,7 +408,7 @@ def _tricks(P, n, tables, seats, deal):
             hand = hands[H_NOW, seat]
             legal = legal_mask(P, hand, ti, led_suit, seat == declarer)
             taken = ti * N_ACTIVE + k < forced
-            if choice == NO_CHOICE and not taken and ((asks >> seat) & 1) == 0:
+            if plain or (choice == NO_CHOICE and not taken and ((asks >> seat) & 1) == 0):
                 card = card_choice(tables, seats, deal, seat, hand, legal, seen, k)  # the common case: its family's
             elif choice != NO_CHOICE:
                 card = choice
