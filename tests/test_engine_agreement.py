@@ -6,7 +6,9 @@ Whole deal records are compared (``trace_match`` against ``reference.play_match`
 twelve presets, over 2,200 deals of the stress variants (``numba_engine.stress``), which make the reversis, the
 espagnolette and the other rare branches common, over the matches of the presets in which the rarest events
 happen (found by the kernel, confirmed on the reference's records), and for tables of heuristic policies. The batch
-columns of ``play_matches`` are compared with ``columns.from_records`` of the reference's records.
+columns of ``play_matches`` are compared with ``columns.from_records`` of the reference's records. So both builds of
+the deal skeleton are held to the reference: a traced match plays ``play_from`` (the skeleton that can pause and be
+given decisions), ``play_matches`` at a table of heuristics ``play_plain`` (the same source without those questions).
 """
 
 from collections import Counter
