@@ -276,6 +276,9 @@ def parse_predeal(items: Sequence[str], rules) -> Predeal:
 
 MAX_ATTEMPTS = 1_000_000
 """Shuffles tried for one deal before ``--where`` is declared impossible there (the run stops with an error)."""
+ACCEPTANCE_MATCH = 2**40
+"""The first match number of the shuffles that estimate a ``--where``'s acceptance (both engines' ``acceptance``, which
+must draw the same ones): apart from any run's matches."""
 N_SEAT_SLOTS = 5
 """The hands a program reads before the talon (:data:`TALON`): the kernels' ``MAX_SEATS``."""
 

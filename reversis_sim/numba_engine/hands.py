@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..constraints import Deals
+from ..constraints import ACCEPTANCE_MATCH, Deals
 from ..kernel.compiled import P_N_SEATS, compile_rules
 from ..kernel.jit import njit_nrt_free
 from ..kernel.keys_nb import extend, seed_hash
@@ -63,10 +63,6 @@ def dealt_hands(rules: Rules, *, seed: int, first_match: int, n_matches: int,
     if n_matches:
         run_pieces(piece, n_blocks, n_threads)
     return (out, shuffles) if with_shuffles else out
-
-
-ACCEPTANCE_MATCH = 2**40
-"""The match numbers of the shuffles :func:`acceptance` draws: apart from any run's (as the reference's)."""
 
 
 @njit_nrt_free

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from .. import keys
-from ..constraints import MAX_ATTEMPTS, N_SEAT_SLOTS, ConstraintError, Deals
+from ..constraints import ACCEPTANCE_MATCH, MAX_ATTEMPTS, N_SEAT_SLOTS, ConstraintError, Deals
 from ..rules import Rules
 
 
@@ -125,14 +125,14 @@ def _deal_once(rules: Rules, seed: int, match: int, deal: int, dealer: int, pred
 
 def acceptance(rules: Rules, deals: Deals, n: int = 20_000, seed: int = 0) -> list[tuple[int, int]]:
     """How often one shuffle meets the constraints, by dealer: ``[(passed, tried), ...]`` for each seat as the
-    dealer, ``n`` shuffles in all (keyed by ``seed``, apart from any run's keys: match numbers from 2**40). A
-    dealer with no pass is a condition the run cannot meet when that seat deals."""
+    dealer, ``n`` shuffles in all (keyed by ``seed``, apart from any run's keys: match numbers from
+    ``ACCEPTANCE_MATCH``). A dealer with no pass is a condition the run cannot meet when that seat deals."""
     out = []
     per_dealer = max(1, n // rules.n_seats)
     for dealer in range(rules.n_seats):
         passed = 0
         for k in range(per_dealer):
-            layout = _deal_once(rules, seed, 2**40 + k, dealer, dealer, deals.predeal.masks, 0)
+            layout = _deal_once(rules, seed, ACCEPTANCE_MATCH + k, dealer, dealer, deals.predeal.masks, 0)
             passed += _meets(rules, deals, layout)
         out.append((passed, per_dealer))
     return out
